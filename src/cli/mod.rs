@@ -1,0 +1,104 @@
+//! The `gamehost` command line: run the bot, play in a terminal, and the
+//! per-game tools (solvers, simulators, tournaments).
+
+use crate::config::{Config, DEFAULT_CONFIG_FILE};
+use crate::host::{Host, HostSettings, Registry, SystemClock};
+use crate::store::Store;
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+// gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod admin;
+
+/// A self-hosted Discord bot that runs many games at once, one per channel.
+#[derive(Parser, Debug)]
+#[command(name = "gamehost", version, about, long_about = None)]
+pub struct Cli {
+    /// The config file (TOML). Without it, `gamehost.toml` is read if present.
+    #[arg(long, global = true, env = "GAMEHOST_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the Discord bot (needs a token: DISCORD_TOKEN or `[discord] token`).
+    Run,
+    /// Play a game in this terminal against the AI, no Discord needed.
+    Play(crate::terminal::PlayArgs),
+    /// Check the database: every game loads and replays from its turn log.
+    Check,
+    /// Copy the live database to a consistent snapshot file.
+    Backup {
+        /// Where to write the copy (default: `[database] backup_dir`/gamehost-<time>.db).
+        dest: Option<PathBuf>,
+    },
+    // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
+}
+
+/// Parses the arguments, runs the command, and turns failures into one
+/// clear line on stderr and a non-zero exit code.
+pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = e.print();
+            return ExitCode::from(e.exit_code() as u8);
+        }
+    };
+    match dispatch(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gamehost: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Run => {
+            let config = load_config(&cli.config)?;
+            admin::run_bot(config)
+        }
+        Command::Play(args) => {
+            let config = load_config(&cli.config)?;
+            crate::terminal::play_from_cli(&config, args)
+        }
+        Command::Check => admin::check(&load_config(&cli.config)?),
+        Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
+        // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
+    }
+}
+
+/// Reads the config named by `--config` (which must exist) or the default file (optional).
+pub fn load_config(explicit: &Option<PathBuf>) -> anyhow::Result<Config> {
+    let (path, explicit) = match explicit {
+        Some(p) => (p.clone(), true),
+        None => (PathBuf::from(DEFAULT_CONFIG_FILE), false),
+    };
+    Ok(Config::load(&path, explicit)?)
+}
+
+/// Opens the configured database and builds a host on it with every engine.
+pub fn open_host(config: &Config) -> anyhow::Result<Host> {
+    let path = &config.database.path;
+    let store = Store::open(path)
+        .with_context(|| format!("cannot open the database {}", path.display()))?;
+    Ok(Host::new(
+        Arc::new(store),
+        Registry::standard(),
+        Arc::new(SystemClock),
+        HostSettings {
+            ai_budget_ms: config.ai.budget_ms,
+            reminder_percent: config.deadlines.reminder_percent,
+        },
+    ))
+}

@@ -1,0 +1,4 @@
+//! The game engines: pure, deterministic, and joined to the host by one seam.
+
+pub mod seam;
+// gamehost:games — one `pub mod <game>;` line per engine.

@@ -1,0 +1,180 @@
+//! The one seam between the host and every game engine.
+//!
+//! Engines implement [`Game`]; the host only ever sees a game through the
+//! type-erased [`crate::host::registry::AnyGame`] built on top of it. This
+//! file is pure (serde only), so every engine can depend on it without
+//! pulling in the host, the store or Discord.
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::time::Instant;
+
+/// A seat at the table, numbered from 0 (seat 0 moves first where order matters).
+pub type Seat = usize;
+
+/// Why a player's text or action was refused: what was wrong and what would be right.
+///
+/// Both halves are shown to the player, so write them as sentences for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{problem} {expected}")]
+pub struct ActionError {
+    /// What was wrong, e.g. "`Pari` is not a province."
+    pub problem: String,
+    /// What would be right, e.g. "Did you mean `Paris` (par)?"
+    pub expected: String,
+}
+
+impl ActionError {
+    /// An error with a problem and a hint at what would be accepted.
+    pub fn new(problem: impl Into<String>, expected: impl Into<String>) -> Self {
+        ActionError {
+            problem: problem.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// Why a game could not be created from the options a player gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionsError(pub String);
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// One seat won outright.
+    Win(Seat),
+    /// A draw shared by these seats (all seats still in the game; never empty).
+    Draw(Vec<Seat>),
+}
+
+/// One legal action offered to a player, so a front-end can draw a button or
+/// a select option for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionChoice {
+    /// Short text for a button or menu entry, e.g. "Flame Burst (40, 90%)".
+    pub label: String,
+    /// The exact text that [`Game::parse_action`] accepts for this choice.
+    pub text: String,
+    /// How a front-end should group it: buttons for a few main actions, a
+    /// select menu for longer lists (switches, cells).
+    pub style: ChoiceStyle,
+}
+
+/// Where an [`ActionChoice`] belongs in a user interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChoiceStyle {
+    /// A button (at most a handful per game).
+    Button,
+    /// An entry of a select menu.
+    Select,
+}
+
+/// What one viewer may see of a game right now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct View {
+    /// The board as plain text (fits a monospace code block; lines under 80 chars).
+    pub board: String,
+    /// One line saying whose move it is or how the game ended.
+    pub status: String,
+    /// The legal actions of the viewer's seat now (empty for spectators or
+    /// when the seat has nothing to do, and for games whose actions are free
+    /// text such as Diplomacy orders).
+    pub choices: Vec<ActionChoice>,
+}
+
+/// What the resolution of one turn produced, for the turn log and the channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TurnReport {
+    /// Public text of what happened, shown to everyone.
+    pub public: String,
+    /// Extra text only one seat may read (e.g. its own receipts), by seat.
+    pub private: BTreeMap<Seat, String>,
+}
+
+/// How much an AI may think. Engines honour whichever limit comes first;
+/// with only `iterations` set the AI is deterministic for a given seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AiBudget {
+    /// Upper bound on search iterations / playouts (engine-defined unit).
+    pub iterations: Option<u64>,
+    /// Wall-clock point at which the AI must answer with its best so far.
+    pub deadline: Option<Instant>,
+}
+
+impl AiBudget {
+    /// A budget of a fixed number of iterations and no clock.
+    pub fn iterations(n: u64) -> Self {
+        AiBudget {
+            iterations: Some(n),
+            deadline: None,
+        }
+    }
+
+    /// True when the deadline (if any) has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// A game engine as the host drives it.
+///
+/// Contract:
+/// - every seat listed by [`Game::awaiting`] must submit an action before
+///   [`Game::resolve`] is called with exactly those seats' actions;
+/// - [`Game::parse_action`] both parses and validates against the current
+///   position, so an `Ok` action is legal for that seat now;
+/// - the engine is deterministic: all randomness comes from a seeded
+///   generator stored in the serialised state.
+pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
+    /// One seat's action for one turn.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static;
+    /// Options chosen when the game is created (team size, deck sizes, ...).
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug;
+
+    /// The stable name of this kind of game, used in the database and commands.
+    const KIND: &'static str;
+    /// The number of seats a game of this kind has.
+    fn seat_count(options: &Self::Options) -> usize;
+    /// Creates a game from its options and a seed for every random draw.
+    fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError>;
+    /// What players call a seat ("Player 1", "England", ...).
+    fn seat_name(&self, seat: Seat) -> String;
+
+    /// The seats that must act before the turn resolves (empty once the game is over).
+    fn awaiting(&self) -> Vec<Seat>;
+    /// Parses what a player typed into a legal action for `seat`, or says why not.
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, ActionError>;
+    /// Checks that an action (e.g. one read back from storage) is legal for `seat` now.
+    fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), ActionError>;
+    /// Merges a newly submitted action into one already pending for the same
+    /// seat this turn. The default replaces it; Diplomacy adds orders.
+    fn combine(&self, _seat: Seat, _pending: Self::Action, new: Self::Action) -> Self::Action {
+        new
+    }
+    /// Whether a pending action is final. Resolution waits until every
+    /// awaited seat has a final action (or the deadline passes).
+    fn is_final(&self, _seat: Seat, _action: &Self::Action) -> bool {
+        true
+    }
+    /// The canonical text of an action, for receipts and the turn log.
+    fn describe_action(&self, seat: Seat, action: &Self::Action) -> String;
+    /// Applies one turn: the actions of exactly the awaited seats.
+    fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport;
+    /// The action a seat gets when its deadline passes without one.
+    fn default_action(&self, seat: Seat) -> Self::Action;
+    /// The seat gives up: the engine decides what that means (the opponent
+    /// wins a duel; a Diplomacy power goes into civil disorder).
+    fn forfeit(&mut self, seat: Seat) -> TurnReport;
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// What `viewer` may see (`None` is a spectator).
+    fn view(&self, viewer: Option<Seat>) -> View;
+
+    /// The AI levels this engine offers; the first is the default.
+    fn ai_levels() -> &'static [&'static str];
+    /// An AI's action for `seat` at `level`, within `budget`, drawing any
+    /// randomness from `seed`. Returns a legal action.
+    fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action;
+}

@@ -1,0 +1,195 @@
+//! Terminal play: the real host and store driven from stdin/stdout, so
+//! anyone can play against the AI without a Discord token.
+//!
+//! The terminal is a front-end like the bot: it creates a game in its own
+//! channel (`terminal:<user>`), seats the player and the AI, submits what the
+//! player types, lets the AI move, and prints the game's announcements from
+//! the outbox (marking them delivered). An unfinished game is resumed the
+//! next time the same user plays the same kind.
+
+use crate::config::Config;
+use crate::host::{AnnouncementKind, GameId, Host, HostError, NewGame};
+use crate::store::{GameStatus, Target, TimeoutPolicy};
+use std::io::{BufRead, Write};
+
+/// Options of `gamehost play`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The game: cards, battle, puzzle or diplomacy.
+    pub kind: String,
+    /// The AI opponent's level (`ai` = the game's default level).
+    #[arg(long, default_value = "ai")]
+    pub vs: String,
+    /// Your seat, from 1 (default 1).
+    #[arg(long, default_value_t = 1)]
+    pub seat: usize,
+    /// Seed for the deal and every random draw (default: random).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Engine options as JSON, e.g. '{"team_size": 2}'.
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Start a new game even if an unfinished one exists (the old one is aborted).
+    #[arg(long)]
+    pub new: bool,
+    /// Keep the game in this database instead of the configured one.
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<std::path::PathBuf>,
+}
+
+/// Runs `gamehost play` on stdin/stdout.
+pub fn play_from_cli(config: &Config, args: PlayArgs) -> anyhow::Result<()> {
+    let mut config = config.clone();
+    if let Some(db) = &args.db {
+        config.database.path = db.clone();
+    }
+    let host = crate::cli::open_host(&config)?;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    play(&host, &args, stdin.lock(), stdout.lock())
+}
+
+/// The terminal user's id.
+fn local_user() -> String {
+    std::env::var("USER").unwrap_or_else(|_| "player".into())
+}
+
+/// Plays one game on the given input and output until it ends, the player
+/// types `quit` (the game stays saved), or the input ends.
+pub fn play(host: &Host, args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+    let user = local_user();
+    let channel = format!("terminal:{user}");
+    let game_id = open_game(host, args, &user, &channel, &mut out)?;
+    writeln!(out, "Type `help` for commands.")?;
+    loop {
+        host.run_ai_turns(Some(game_id), 10_000)?;
+        deliver(host, game_id, &user, &mut out)?;
+        let row = host.game(game_id)?;
+        if row.status != GameStatus::Running {
+            return Ok(());
+        }
+        let view = host.view(game_id, Some(&user))?;
+        let my_turn = view.seats.iter().any(|s| s.awaited && Some(s.seat) == view.viewer_seat && !s.acted);
+        if !my_turn {
+            // Only AIs are awaited but they made no move: nothing can advance.
+            anyhow::bail!("game #{game_id} is waiting for no one it can ask; this is a bug");
+        }
+        if let Some(v) = &view.view {
+            if !v.choices.is_empty() {
+                let list: Vec<String> = v.choices.iter().map(|c| format!("`{}` ({})", c.text, c.label)).collect();
+                writeln!(out, "Your options: {}", list.join(", "))?;
+            }
+        }
+        write!(out, "> ")?;
+        out.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line)? == 0 {
+            writeln!(out, "\nInput ended; game #{game_id} is saved. Resume with the same command.")?;
+            return Ok(());
+        }
+        let line = line.trim();
+        match line.to_ascii_lowercase().as_str() {
+            "" => continue,
+            "help" | "?" => {
+                writeln!(out, "Type your move, or: board (show the game), forfeit (give up), quit (save and leave).")?;
+            }
+            "quit" | "exit" => {
+                writeln!(out, "Game #{game_id} is saved. Resume with the same command.")?;
+                return Ok(());
+            }
+            "board" => print_view(host, game_id, &user, &mut out)?,
+            "forfeit" | "resign" => host.forfeit(game_id, &user)?,
+            _ => match host.submit(Some(game_id), &user, line) {
+                Ok(r) => {
+                    if !r.resolved {
+                        writeln!(out, "Recorded: {}.", r.recorded)?;
+                    }
+                }
+                Err(e) if e.is_user_error() => writeln!(out, "{e}")?,
+                Err(e) => return Err(e.into()),
+            },
+        }
+    }
+}
+
+/// Resumes the user's unfinished game of this kind or creates a new one.
+fn open_game(host: &Host, args: &PlayArgs, user: &str, channel: &str, out: &mut impl Write) -> anyhow::Result<GameId> {
+    let kind = host.registry().get(&args.kind)?.name;
+    if let Some(g) = host.game_in_channel(channel)? {
+        if g.kind == kind && g.status == GameStatus::Running && !args.new {
+            writeln!(out, "Resuming game #{} ({}). Use --new for a fresh one.", g.id, g.kind)?;
+            print_view(host, g.id, user, out)?;
+            return Ok(g.id);
+        }
+        host.abort(g.id, user, true)?;
+        host.unsent_of_game(g.id)?.iter().try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
+    }
+    let options = match &args.options {
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| anyhow::anyhow!("--options is not valid JSON ({e}); e.g. --options '{{}}'"))?,
+        None => serde_json::Value::Null,
+    };
+    let id = host.create_game(NewGame {
+        kind: kind.to_string(),
+        guild_id: None,
+        channel_id: channel.to_string(),
+        creator_id: user.to_string(),
+        creator_name: user.to_string(),
+        options,
+        seed: args.seed,
+        turn_seconds: None,
+        timeout_policy: TimeoutPolicy::Default,
+        creator_plays: false,
+    })?;
+    let seats = host.registry().seat_count(kind, &serde_json::from_str(&host.game(id)?.options)?)?;
+    let mine = args.seat.saturating_sub(1);
+    if mine >= seats {
+        host.abort(id, user, true)?;
+        anyhow::bail!("{kind} has seats 1 to {seats}; --seat {} does not exist", args.seat);
+    }
+    host.join(id, user, user, Some(mine))?;
+    let level = if args.vs == "ai" { None } else { Some(args.vs.as_str()) };
+    for seat in (0..seats).filter(|s| *s != mine) {
+        if let Err(e) = host.add_ai(id, user, level, Some(seat)) {
+            host.abort(id, user, true)?;
+            return Err(e.into());
+        }
+    }
+    host.start(id, user)?;
+    Ok(id)
+}
+
+fn print_view(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> Result<(), anyhow::Error> {
+    let view = host.view(game_id, Some(user))?;
+    if let Some(v) = view.view {
+        writeln!(out, "{}\n{}", v.board.trim_end(), v.status)?;
+    }
+    Ok(())
+}
+
+/// Prints and marks delivered this game's announcements meant for the
+/// channel or this user.
+fn deliver(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> Result<(), anyhow::Error> {
+    for item in host.unsent_of_game(game_id)? {
+        let mine = match &item.target {
+            Target::Channel(_) => true,
+            Target::User(u) => u == user,
+        };
+        if mine {
+            match &item.announcement {
+                Ok(a) => {
+                    // The prompt repeats the board just printed with the turn.
+                    if !matches!(a.kind, AnnouncementKind::Prompt | AnnouncementKind::Lobby) {
+                        if let Some(board) = &a.board {
+                            writeln!(out, "{}", board.trim_end())?;
+                        }
+                        writeln!(out, "{}", a.text.trim_end())?;
+                    }
+                }
+                Err(e) => writeln!(out, "(an announcement could not be shown: {e})")?,
+            }
+        }
+        host.mark_sent(item.id).map_err(|e: HostError| anyhow::anyhow!(e))?;
+    }
+    Ok(())
+}
