@@ -10,5 +10,6 @@ pub mod config;
 pub mod discord;
 pub mod games;
 pub mod host;
+pub mod render;
 pub mod store;
 pub mod terminal;

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod puzzle;
 pub mod admin;
 
 /// A self-hosted Discord bot that runs many games at once, one per channel.
@@ -40,6 +41,8 @@ pub enum Command {
         dest: Option<PathBuf>,
     },
     // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
+    /// Puzzle duel: simulate AI games, replay records, run AI tournaments.
+    Puzzle(puzzle::PuzzleArgs),
 }
 
 /// Parses the arguments, runs the command, and turns failures into one
@@ -75,6 +78,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
+        Command::Puzzle(a) => puzzle::run(a),
     }
 }
 

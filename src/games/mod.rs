@@ -2,3 +2,4 @@
 
 pub mod seam;
 // gamehost:games — one `pub mod <game>;` line per engine.
+pub mod puzzle;

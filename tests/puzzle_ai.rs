@@ -1,0 +1,62 @@
+//! The AIs: legal actions at every level, greedy really is greedy, and the
+//! default level beats greedy in a small fair match.
+
+use gamehost::games::puzzle::ai::preview;
+use gamehost::games::puzzle::garbage::{Kind, garbage_sent};
+use gamehost::games::puzzle::{PuzzleDuel, PuzzleOptions, record};
+use gamehost::games::seam::{AiBudget, Game};
+use std::time::{Duration, Instant};
+
+#[test]
+fn every_level_returns_a_legal_action() {
+    let g = PuzzleDuel::new_game(PuzzleOptions::default(), 3).unwrap();
+    for level in PuzzleDuel::ai_levels()
+        .iter()
+        .chain(["default:2", "nonsense"].iter())
+    {
+        let a = g.ai_action(0, level, AiBudget::iterations(20), 1);
+        assert!(g.validate(0, &a).is_ok(), "{level}");
+    }
+    assert_eq!(PuzzleDuel::ai_levels()[0], "default");
+}
+
+#[test]
+fn greedy_sends_the_most_garbage_now() {
+    for seed in 0..20 {
+        let g = PuzzleDuel::new_game(PuzzleOptions::default(), seed).unwrap();
+        let val = |cells: &[u8]| {
+            let (c, o, w) = preview(&g.sides[0].field, cells);
+            let (k, n) = garbage_sent(c, o, w);
+            if k == Kind::Hard { 2 * n } else { n }
+        };
+        let best = g
+            .groups_of(0)
+            .iter()
+            .map(|gr| val(&gr.cells))
+            .max()
+            .unwrap();
+        let a = g.ai_action(0, "greedy", AiBudget::iterations(1), 0);
+        let i = gamehost::games::puzzle::field::idx(a.x - 1, a.y - 1);
+        let chosen = g.group_at(0, i).unwrap();
+        assert_eq!(val(&chosen), best, "seed {seed}");
+    }
+}
+
+#[test]
+fn default_answers_by_an_expired_deadline() {
+    let g = PuzzleDuel::new_game(PuzzleOptions::default(), 4).unwrap();
+    let budget = AiBudget {
+        iterations: None,
+        deadline: Some(Instant::now() - Duration::from_millis(1)),
+    };
+    let a = g.ai_action(0, "default:64", budget, 1);
+    assert!(g.validate(0, &a).is_ok());
+}
+
+#[test]
+fn default_beats_greedy_in_a_small_match() {
+    let levels = vec!["default:1".to_string(), "greedy".to_string()];
+    let r = record::tournament(&levels, 6, 12, || AiBudget::iterations(1_000));
+    let p = &r[0];
+    assert!(p.a_wins > p.b_wins, "{p:?}");
+}
