@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod diplomacy;
 pub mod puzzle;
 pub mod admin;
 
@@ -41,6 +42,8 @@ pub enum Command {
         dest: Option<PathBuf>,
     },
     // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
+    /// Diplomacy: adjudicate DATC-style records, parse orders.
+    Diplomacy(diplomacy::DiplomacyArgs),
     /// Puzzle duel: simulate AI games, replay records, run AI tournaments.
     Puzzle(puzzle::PuzzleArgs),
 }
@@ -78,6 +81,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
+        Command::Diplomacy(a) => diplomacy::run(a),
         Command::Puzzle(a) => puzzle::run(a),
     }
 }

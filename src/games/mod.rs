@@ -2,4 +2,5 @@
 
 pub mod seam;
 // gamehost:games — one `pub mod <game>;` line per engine.
+pub mod diplomacy;
 pub mod puzzle;

@@ -1,0 +1,628 @@
+//! The map: provinces, coasts and adjacency, loaded from a data file.
+//!
+//! Ids are dense: province `p` is `0..provinces`, and location ids start with
+//! one "main" location per province (same number as the province) followed
+//! by the split coasts. Adjacency is stored as 128-bit sets so that the
+//! adjudicator's neighbour tests are a single AND.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// A province id (dense, `0..Map::province_count()`).
+pub type ProvId = u8;
+/// A location id: a province's main location (same number) or a split coast.
+pub type LocId = u8;
+/// A set of provinces or locations, one bit per id.
+pub type Bits = u128;
+
+/// The largest number of provinces plus coasts a map may have (bitset width).
+pub const MAX_LOCS: usize = 128;
+
+/// The seven great powers, in the standard seat order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Power {
+    /// Austria-Hungary.
+    Austria,
+    /// England.
+    England,
+    /// France.
+    France,
+    /// Germany.
+    Germany,
+    /// Italy.
+    Italy,
+    /// Russia.
+    Russia,
+    /// Turkey (the Ottoman Empire).
+    Turkey,
+}
+
+impl Power {
+    /// All powers in seat order.
+    pub const ALL: [Power; 7] = [
+        Power::Austria,
+        Power::England,
+        Power::France,
+        Power::Germany,
+        Power::Italy,
+        Power::Russia,
+        Power::Turkey,
+    ];
+
+    /// The power's seat number (0..7).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The power at a seat number.
+    pub fn from_index(i: usize) -> Option<Power> {
+        Power::ALL.get(i).copied()
+    }
+
+    /// The English name ("Austria", ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Power::Austria => "Austria",
+            Power::England => "England",
+            Power::France => "France",
+            Power::Germany => "Germany",
+            Power::Italy => "Italy",
+            Power::Russia => "Russia",
+            Power::Turkey => "Turkey",
+        }
+    }
+
+    /// Parses a power name, case-insensitively, accepting common variants.
+    pub fn parse(s: &str) -> Option<Power> {
+        let l = s.trim().to_ascii_lowercase();
+        Some(match l.as_str() {
+            "austria" | "austria-hungary" | "aus" | "a" => Power::Austria,
+            "england" | "eng" | "britain" | "e" => Power::England,
+            "france" | "fra" | "f" => Power::France,
+            "germany" | "ger" | "g" => Power::Germany,
+            "italy" | "ita" | "i" => Power::Italy,
+            "russia" | "rus" | "r" => Power::Russia,
+            "turkey" | "tur" | "t" => Power::Turkey,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Power {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What kind of terrain a province is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Terrain {
+    /// Open sea: fleets only.
+    Sea,
+    /// Inland: armies only.
+    Land,
+    /// Coastal land: armies and fleets.
+    Coast,
+    /// No unit may enter (Switzerland).
+    Impassable,
+}
+
+/// A split coast of a province.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Coast {
+    /// North coast.
+    North,
+    /// South coast.
+    South,
+    /// East coast.
+    East,
+    /// West coast.
+    West,
+}
+
+impl Coast {
+    /// The two-letter abbreviation (`nc`, `sc`, `ec`, `wc`).
+    pub fn abbr(self) -> &'static str {
+        match self {
+            Coast::North => "nc",
+            Coast::South => "sc",
+            Coast::East => "ec",
+            Coast::West => "wc",
+        }
+    }
+
+    /// The long name ("north coast").
+    pub fn long(self) -> &'static str {
+        match self {
+            Coast::North => "north coast",
+            Coast::South => "south coast",
+            Coast::East => "east coast",
+            Coast::West => "west coast",
+        }
+    }
+
+    /// Parses a coast abbreviation or word (`nc`, `north`, `n`, ...).
+    pub fn parse(s: &str) -> Option<Coast> {
+        Some(match s {
+            "nc" | "ncs" | "north" | "n" | "nth" => Coast::North,
+            "sc" | "scs" | "south" | "s" | "sth" => Coast::South,
+            "ec" | "ecs" | "east" | "e" => Coast::East,
+            "wc" | "wcs" | "west" | "w" => Coast::West,
+            _ => return None,
+        })
+    }
+}
+
+/// One province of the map.
+#[derive(Debug, Clone)]
+pub struct Province {
+    /// Three-letter abbreviation (`par`).
+    pub abbr: String,
+    /// Full English name (`Paris`).
+    pub name: String,
+    /// Sea, inland, coastal or impassable.
+    pub terrain: Terrain,
+    /// Whether it is a supply centre.
+    pub sc: bool,
+    /// The power whose home centre it is.
+    pub home: Option<Power>,
+    /// Split-coast locations (empty for most provinces).
+    pub coasts: Vec<LocId>,
+}
+
+/// One place a unit can stand: a province or one coast of it.
+#[derive(Debug, Clone)]
+pub struct Location {
+    /// The province it belongs to.
+    pub prov: ProvId,
+    /// The coast, for split-coast locations.
+    pub coast: Option<Coast>,
+    /// Canonical short text (`par`, `spa/nc`).
+    pub abbr: String,
+}
+
+/// Why the map data file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum MapError {
+    /// A line did not have the expected shape.
+    #[error("map line {line}: {msg}")]
+    Syntax {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        msg: String,
+    },
+}
+
+/// The map: provinces, locations, adjacency and the name index used by the parser.
+#[derive(Debug, Clone)]
+pub struct Map {
+    provs: Vec<Province>,
+    locs: Vec<Location>,
+    army_adj: Vec<Bits>,
+    fleet_adj: Vec<Bits>,
+    fleet_prov_adj: Vec<Bits>,
+    prov_fleet_adj: Vec<Bits>,
+    /// (normalised name, location) sorted by name, for parsing.
+    names: Vec<(String, LocId)>,
+    longest_name_words: usize,
+}
+
+/// Normalises a name for lookup: lower case, `-` `.` `'` become spaces/removed,
+/// runs of spaces collapse.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let c = c.to_ascii_lowercase();
+        match c {
+            '.' | '\'' => {}
+            '-' | '_' | ' ' | '\t' => {
+                if !out.ends_with(' ') && !out.is_empty() {
+                    out.push(' ');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    while out.ends_with(' ') {
+        out.pop();
+    }
+    out
+}
+
+impl Map {
+    /// The standard map, parsed once from `geo/standard.txt`.
+    pub fn standard() -> &'static Map {
+        static MAP: OnceLock<Map> = OnceLock::new();
+        MAP.get_or_init(|| {
+            Map::parse(include_str!("standard.txt")).expect("the bundled standard map is valid")
+        })
+    }
+
+    /// Parses a map in the `standard.txt` format.
+    pub fn parse(text: &str) -> Result<Map, MapError> {
+        let err = |line: usize, msg: String| MapError::Syntax { line, msg };
+        let mut provs: Vec<Province> = Vec::new();
+        let mut aliases: Vec<(String, usize)> = Vec::new();
+        // First pass: provinces.
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            let Some(rest) = line.strip_prefix("prov ") else {
+                continue;
+            };
+            let (main, alias_part) = match rest.split_once('|') {
+                Some((a, b)) => (a, Some(b)),
+                None => (rest, None),
+            };
+            let mut it = main.split_whitespace();
+            let abbr = it
+                .next()
+                .ok_or_else(|| err(i + 1, "missing abbreviation".into()))?;
+            let terrain = match it.next() {
+                Some("sea") => Terrain::Sea,
+                Some("land") => Terrain::Land,
+                Some("coast") => Terrain::Coast,
+                Some("impassable") => Terrain::Impassable,
+                other => return Err(err(i + 1, format!("bad terrain {other:?}"))),
+            };
+            let (sc, home) = match it.next() {
+                Some("-") => (false, None),
+                Some("neutral") => (true, None),
+                Some(p) => (
+                    true,
+                    Some(Power::parse(p).ok_or_else(|| err(i + 1, format!("bad power {p}")))?),
+                ),
+                None => return Err(err(i + 1, "missing centre field".into())),
+            };
+            let name: Vec<&str> = it.collect();
+            if name.is_empty() {
+                return Err(err(i + 1, "missing full name".into()));
+            }
+            let idx = provs.len();
+            if let Some(a) = alias_part {
+                for al in a.split(',') {
+                    let al = al.trim();
+                    if !al.is_empty() {
+                        aliases.push((normalize(al), idx));
+                    }
+                }
+            }
+            provs.push(Province {
+                abbr: abbr.to_string(),
+                name: name.join(" "),
+                terrain,
+                sc,
+                home,
+                coasts: Vec::new(),
+            });
+        }
+        let mut locs: Vec<Location> = provs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Location {
+                prov: i as ProvId,
+                coast: None,
+                abbr: p.abbr.clone(),
+            })
+            .collect();
+        fn find_prov(provs: &[Province], s: &str) -> Option<usize> {
+            provs.iter().position(|p| p.abbr == s)
+        }
+        // Second pass: coasts.
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            let Some(rest) = line.strip_prefix("coasts ") else {
+                continue;
+            };
+            let mut it = rest.split_whitespace();
+            let abbr = it.next().unwrap_or("");
+            let p = find_prov(&provs, abbr)
+                .ok_or_else(|| err(i + 1, format!("unknown province {abbr}")))?;
+            for c in it {
+                let coast = Coast::parse(c).ok_or_else(|| err(i + 1, format!("bad coast {c}")))?;
+                let id = locs.len() as LocId;
+                locs.push(Location {
+                    prov: p as ProvId,
+                    coast: Some(coast),
+                    abbr: format!("{abbr}/{}", coast.abbr()),
+                });
+                provs[p].coasts.push(id);
+            }
+        }
+        if locs.len() > MAX_LOCS {
+            return Err(err(0, format!("too many locations ({})", locs.len())));
+        }
+        let find_loc = |s: &str| locs.iter().position(|l| l.abbr == s);
+        let mut army_adj = vec![0u128; provs.len()];
+        let mut fleet_adj = vec![0u128; locs.len()];
+        let mut army_listed = vec![false; provs.len()];
+        let mut fleet_listed = vec![false; locs.len()];
+        // Third pass: edges.
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.trim();
+            let (is_army, rest) = if let Some(r) = line.strip_prefix("army ") {
+                (true, r)
+            } else if let Some(r) = line.strip_prefix("fleet ") {
+                (false, r)
+            } else {
+                continue;
+            };
+            let (from, tos) = rest
+                .split_once(':')
+                .ok_or_else(|| err(i + 1, "missing ':'".into()))?;
+            let from = from.trim();
+            let f = if is_army {
+                find_prov(&provs, from)
+            } else {
+                find_loc(from)
+            }
+            .ok_or_else(|| err(i + 1, format!("unknown place {from}")))?;
+            for to in tos.split_whitespace() {
+                let t = if is_army {
+                    find_prov(&provs, to)
+                } else {
+                    find_loc(to)
+                }
+                .ok_or_else(|| err(i + 1, format!("unknown place {to}")))?;
+                if is_army {
+                    army_adj[f] |= 1u128 << t;
+                } else {
+                    fleet_adj[f] |= 1u128 << t;
+                }
+            }
+            if is_army {
+                army_listed[f] = true;
+            } else {
+                fleet_listed[f] = true;
+            }
+        }
+        // Symmetry and terrain checks.
+        for a in 0..provs.len() {
+            for b in 0..provs.len() {
+                let ab = army_adj[a] >> b & 1 == 1;
+                let ba = army_adj[b] >> a & 1 == 1;
+                if ab != ba {
+                    return Err(err(
+                        0,
+                        format!(
+                            "army edge {}-{} listed one way only",
+                            provs[a].abbr, provs[b].abbr
+                        ),
+                    ));
+                }
+                if ab
+                    && (provs[a].terrain == Terrain::Sea || provs[a].terrain == Terrain::Impassable)
+                {
+                    return Err(err(0, format!("army edge from non-land {}", provs[a].abbr)));
+                }
+            }
+        }
+        for a in 0..locs.len() {
+            for b in 0..locs.len() {
+                let ab = fleet_adj[a] >> b & 1 == 1;
+                let ba = fleet_adj[b] >> a & 1 == 1;
+                if ab != ba {
+                    return Err(err(
+                        0,
+                        format!(
+                            "fleet edge {}-{} listed one way only",
+                            locs[a].abbr, locs[b].abbr
+                        ),
+                    ));
+                }
+                let t = provs[locs[a].prov as usize].terrain;
+                if ab && (t == Terrain::Land || t == Terrain::Impassable) {
+                    return Err(err(0, format!("fleet edge from inland {}", locs[a].abbr)));
+                }
+                if ab && !provs[locs[a].prov as usize].coasts.is_empty() && locs[a].coast.is_none()
+                {
+                    return Err(err(
+                        0,
+                        format!("fleet edge from {} must name a coast", locs[a].abbr),
+                    ));
+                }
+            }
+        }
+        let _ = (army_listed, fleet_listed);
+        let loc_prov: Vec<ProvId> = locs.iter().map(|l| l.prov).collect();
+        let to_provs = |bits: Bits| {
+            let mut out = 0u128;
+            let mut b = bits;
+            while b != 0 {
+                let l = b.trailing_zeros() as usize;
+                b &= b - 1;
+                out |= 1u128 << loc_prov[l];
+            }
+            out
+        };
+        let fleet_prov_adj: Vec<Bits> = fleet_adj.iter().map(|&b| to_provs(b)).collect();
+        let mut prov_fleet_adj = vec![0u128; provs.len()];
+        for (l, loc) in locs.iter().enumerate() {
+            prov_fleet_adj[loc.prov as usize] |= fleet_prov_adj[l];
+        }
+        // Name index: abbreviations, loc abbreviations, full names, aliases.
+        let mut names: Vec<(String, LocId)> = Vec::new();
+        for (i, p) in provs.iter().enumerate() {
+            names.push((p.abbr.clone(), i as LocId));
+            names.push((normalize(&p.name), i as LocId));
+        }
+        for (a, i) in aliases {
+            names.push((a, i as LocId));
+        }
+        names.sort();
+        names.dedup();
+        let longest_name_words = names
+            .iter()
+            .map(|(n, _)| n.split(' ').count())
+            .max()
+            .unwrap_or(1);
+        Ok(Map {
+            provs,
+            locs,
+            army_adj,
+            fleet_adj,
+            fleet_prov_adj,
+            prov_fleet_adj,
+            names,
+            longest_name_words,
+        })
+    }
+
+    /// Number of provinces (including impassable ones).
+    pub fn province_count(&self) -> usize {
+        self.provs.len()
+    }
+    /// Number of locations (provinces plus split coasts).
+    pub fn location_count(&self) -> usize {
+        self.locs.len()
+    }
+    /// A province by id.
+    pub fn prov(&self, p: ProvId) -> &Province {
+        &self.provs[p as usize]
+    }
+    /// All provinces.
+    pub fn provinces(&self) -> &[Province] {
+        &self.provs
+    }
+    /// A location by id.
+    pub fn loc(&self, l: LocId) -> &Location {
+        &self.locs[l as usize]
+    }
+    /// The province of a location.
+    pub fn prov_of(&self, l: LocId) -> ProvId {
+        self.locs[l as usize].prov
+    }
+    /// The province whose abbreviation is `abbr`.
+    pub fn prov_by_abbr(&self, abbr: &str) -> Option<ProvId> {
+        self.provs
+            .iter()
+            .position(|p| p.abbr == abbr)
+            .map(|i| i as ProvId)
+    }
+    /// The location written `abbr` or `abbr/coast` (as in `spa/nc`).
+    pub fn loc_by_abbr(&self, s: &str) -> Option<LocId> {
+        let s = s.trim().to_ascii_lowercase();
+        self.locs
+            .iter()
+            .position(|l| l.abbr == s)
+            .map(|i| i as LocId)
+    }
+    /// The coast location of a province, if it has that coast.
+    pub fn coast_loc(&self, p: ProvId, c: Coast) -> Option<LocId> {
+        self.provs[p as usize]
+            .coasts
+            .iter()
+            .copied()
+            .find(|&l| self.locs[l as usize].coast == Some(c))
+    }
+    /// Provinces an army at `p` can move to.
+    pub fn army_adj(&self, p: ProvId) -> Bits {
+        self.army_adj[p as usize]
+    }
+    /// Locations a fleet at `l` can move to.
+    pub fn fleet_adj(&self, l: LocId) -> Bits {
+        self.fleet_adj[l as usize]
+    }
+    /// Provinces a fleet at location `l` can reach.
+    pub fn fleet_prov_adj(&self, l: LocId) -> Bits {
+        self.fleet_prov_adj[l as usize]
+    }
+    /// Provinces a fleet could reach from any coast of province `p` (convoy routes).
+    pub fn prov_fleet_adj(&self, p: ProvId) -> Bits {
+        self.prov_fleet_adj[p as usize]
+    }
+    /// Whether a province is open sea.
+    pub fn is_sea(&self, p: ProvId) -> bool {
+        self.provs[p as usize].terrain == Terrain::Sea
+    }
+    /// The sorted name index (normalised name → location).
+    pub fn names(&self) -> &[(String, LocId)] {
+        &self.names
+    }
+    /// The most words any name has (bounds the parser's greedy match).
+    pub fn longest_name_words(&self) -> usize {
+        self.longest_name_words
+    }
+    /// Looks up a normalised name.
+    pub fn lookup(&self, normalized: &str) -> Option<LocId> {
+        self.names
+            .binary_search_by(|(n, _)| n.as_str().cmp(normalized))
+            .ok()
+            .map(|i| self.names[i].1)
+    }
+    /// The supply centres.
+    pub fn supply_centres(&self) -> impl Iterator<Item = ProvId> + '_ {
+        self.provs
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.sc)
+            .map(|(i, _)| i as ProvId)
+    }
+    /// The home centres of a power.
+    pub fn home_centres(&self, power: Power) -> impl Iterator<Item = ProvId> + '_ {
+        self.provs
+            .iter()
+            .enumerate()
+            .filter(move |(_, p)| p.home == Some(power))
+            .map(|(i, _)| i as ProvId)
+    }
+    /// Number of undirected army edges.
+    pub fn army_edge_count(&self) -> usize {
+        self.army_adj
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>()
+            / 2
+    }
+    /// Number of undirected fleet edges (each coast a separate endpoint).
+    pub fn fleet_edge_count(&self) -> usize {
+        self.fleet_adj
+            .iter()
+            .map(|b| b.count_ones() as usize)
+            .sum::<usize>()
+            / 2
+    }
+    /// Shortest distances (in moves over any adjacency, army or fleet) from
+    /// every province to the nearest province of `targets`; `u8::MAX` if unreachable.
+    pub fn distances_to(&self, targets: Bits) -> Vec<u8> {
+        let n = self.provs.len();
+        let mut dist = vec![u8::MAX; n];
+        let mut frontier = targets;
+        let mut seen = targets;
+        let mut d = 0u8;
+        while frontier != 0 {
+            let mut next = 0u128;
+            let mut b = frontier;
+            while b != 0 {
+                let p = b.trailing_zeros() as usize;
+                b &= b - 1;
+                dist[p] = d;
+                next |= self.army_adj[p] | self.prov_fleet_adj[p];
+            }
+            next &= !seen;
+            seen |= next;
+            frontier = next;
+            d = d.saturating_add(1);
+        }
+        dist
+    }
+}
+
+/// Iterates the set bits of a bitset, lowest first.
+#[derive(Clone, Copy)]
+pub struct BitIter(pub Bits);
+
+impl Iterator for BitIter {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            None
+        } else {
+            let i = self.0.trailing_zeros() as u8;
+            self.0 &= self.0 - 1;
+            Some(i)
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! Adjudication of one test record in the shape of `datc.jsonl`: the engine
+//! behind `gamehost diplomacy adjudicate` and the DATC test.
+
+use super::geo::{Bits, Map, Power};
+use super::judge::{
+    Dislodgement, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
+};
+use super::order::{Order, OrderKind, Unit, UnitKind, parse_order};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A unit as written in records: `{"power": "England", "type": "F", "at": "stp/sc"}`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RecUnit {
+    /// Power name.
+    pub power: String,
+    /// `A` or `F`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Location abbreviation (`spa/nc`).
+    pub at: String,
+}
+
+/// A dislodged unit as written in records.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RecDislodged {
+    /// Power name.
+    pub power: String,
+    /// `A` or `F`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Where it was dislodged.
+    pub at: String,
+    /// The attacker's origin.
+    pub attacker_from: String,
+}
+
+/// An order as written in records (other fields are ignored).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RecOrder {
+    /// Power name.
+    pub power: String,
+    /// The order text.
+    pub text: String,
+}
+
+/// The movement phase before a retreat record.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RecPreceding {
+    /// Units before the movement.
+    pub units: Vec<RecUnit>,
+    /// Movement orders.
+    pub orders: Vec<RecOrder>,
+}
+
+/// The input record (fields of `datc.jsonl` that the adjudicator reads).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Record {
+    /// Optional case id, echoed back.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// `movement`, `retreat` or `adjustment`.
+    pub phase: String,
+    /// Units on the board.
+    #[serde(default)]
+    pub units: Vec<RecUnit>,
+    /// Orders.
+    #[serde(default)]
+    pub orders: Vec<RecOrder>,
+    /// Retreat: dislodged units.
+    #[serde(default)]
+    pub dislodged: Vec<RecDislodged>,
+    /// Retreat: standoff provinces.
+    #[serde(default)]
+    pub standoffs: Vec<String>,
+    /// Adjustment: centres by power.
+    #[serde(default)]
+    pub supply_centers: BTreeMap<String, Vec<String>>,
+    /// Retreat: the movement phase to adjudicate first.
+    #[serde(default)]
+    pub preceding_movement: Option<RecPreceding>,
+}
+
+/// One order's result in the output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecResult {
+    /// Power name as given.
+    pub power: String,
+    /// Order text as given.
+    pub text: String,
+    /// Canonical form (`null` if it did not parse).
+    pub canonical: Option<String>,
+    /// `succeeds` or `fails`.
+    pub result: String,
+    /// Why it was illegal or failed.
+    pub reason: Option<String>,
+}
+
+/// The adjudicator's answer for one record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct RecOutput {
+    /// The record's id, if it had one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// One per input order, in input order.
+    pub results: Vec<RecResult>,
+    /// Units after the phase, sorted.
+    pub final_units: Vec<RecUnit>,
+    /// Movement: dislodged units (retreat with a preceding movement: those of it).
+    pub dislodged: Vec<RecDislodged>,
+    /// Movement: provinces left empty by a standoff.
+    pub standoffs: Vec<String>,
+    /// Retreat: dislodged units that did not retreat.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disbanded: Vec<RecUnit>,
+    /// Adjustment: units built.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub built: Vec<RecUnit>,
+    /// Adjustment: units removed (by order and by civil disorder).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<RecUnit>,
+    /// Adjustment: units removed by civil disorder.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub civil_disorder_disbands: Vec<RecUnit>,
+    /// Retreat: the results of the preceding movement phase, if given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preceding_movement: Option<Box<RecOutput>>,
+}
+
+fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
+    let power = Power::parse(&u.power).ok_or_else(|| format!("unknown power {}", u.power))?;
+    let kind = match u.kind.to_ascii_uppercase().as_str() {
+        "A" | "ARMY" => UnitKind::Army,
+        "F" | "FLEET" => UnitKind::Fleet,
+        k => return Err(format!("unknown unit type {k}")),
+    };
+    let loc = map
+        .loc_by_abbr(&u.at)
+        .ok_or_else(|| format!("unknown location {}", u.at))?;
+    Ok(Unit { power, kind, loc })
+}
+
+/// Converts a unit to record form.
+pub fn rec_unit(map: &Map, u: &Unit) -> RecUnit {
+    RecUnit {
+        power: u.power.name().into(),
+        kind: u.kind.letter().into(),
+        at: map.loc(u.loc).abbr.clone(),
+    }
+}
+
+fn sorted(mut v: Vec<RecUnit>) -> Vec<RecUnit> {
+    v.sort();
+    v
+}
+
+/// Each order's power and its parse (or the parse error text).
+type Parsed = Vec<(Power, Result<Order, String>)>;
+
+fn parse_all(map: &Map, orders: &[RecOrder]) -> Result<Parsed, String> {
+    orders
+        .iter()
+        .map(|o| {
+            let p = Power::parse(&o.power).ok_or_else(|| format!("unknown power {}", o.power))?;
+            Ok((p, parse_order(map, &o.text).map_err(|e| e.to_string())))
+        })
+        .collect()
+}
+
+/// Runs the parsed orders through `judge`, which sees only the orders that
+/// parsed; the results are merged back in input order.
+fn results(
+    map: &Map,
+    given: &[RecOrder],
+    parsed: &[(Power, Result<Order, String>)],
+    units: &[Unit],
+    outcomes: &[super::judge::OrderOutcome],
+) -> Vec<RecResult> {
+    let mut k = 0;
+    given
+        .iter()
+        .zip(parsed)
+        .map(|(g, (_, p))| match p {
+            Ok(o) => {
+                let oc = outcomes[k];
+                k += 1;
+                // Print the unit type from the board when the text left it out.
+                let o = match o
+                    .at()
+                    .and_then(|l| units.iter().find(|u| map.prov_of(u.loc) == map.prov_of(l)))
+                {
+                    Some(u) if matches!(o, Order::Unit { unit: None, .. }) => o.with_unit(u.kind),
+                    _ => *o,
+                };
+                RecResult {
+                    power: g.power.clone(),
+                    text: g.text.clone(),
+                    canonical: Some(o.canonical(map)),
+                    result: if oc.success { "succeeds" } else { "fails" }.into(),
+                    reason: oc.reason.map(|r| r.text(map)),
+                }
+            }
+            Err(e) => RecResult {
+                power: g.power.clone(),
+                text: g.text.clone(),
+                canonical: None,
+                result: "fails".into(),
+                reason: Some(e.clone()),
+            },
+        })
+        .collect()
+}
+
+fn ok_orders(parsed: &[(Power, Result<Order, String>)]) -> Vec<(Power, Order)> {
+    parsed
+        .iter()
+        .filter_map(|(p, o)| o.as_ref().ok().map(|o| (*p, *o)))
+        .collect()
+}
+
+fn movement(
+    map: &Map,
+    units_in: &[RecUnit],
+    orders: &[RecOrder],
+) -> Result<(RecOutput, Vec<Unit>, Vec<Dislodgement>, Bits), String> {
+    let units: Vec<Unit> = units_in
+        .iter()
+        .map(|u| unit_from(map, u))
+        .collect::<Result<_, _>>()?;
+    let parsed = parse_all(map, orders)?;
+    let r = adjudicate_movement(map, &units, &ok_orders(&parsed));
+    let out = RecOutput {
+        results: results(map, orders, &parsed, &units, &r.orders),
+        final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
+        dislodged: r
+            .dislodged
+            .iter()
+            .map(|d| {
+                let u = rec_unit(map, &d.unit);
+                RecDislodged {
+                    power: u.power,
+                    kind: u.kind,
+                    at: u.at,
+                    attacker_from: map.prov(d.attacker_from).abbr.clone(),
+                }
+            })
+            .collect(),
+        standoffs: super::geo::BitIter(r.standoffs)
+            .map(|p| map.prov(p).abbr.clone())
+            .collect(),
+        ..Default::default()
+    };
+    Ok((out, r.final_units, r.dislodged, r.standoffs))
+}
+
+/// Adjudicates one record.
+pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
+    let mut out = match rec.phase.as_str() {
+        "movement" => movement(map, &rec.units, &rec.orders)?.0,
+        "retreat" => {
+            let (units, dislodged, standoffs, pre) = match &rec.preceding_movement {
+                Some(pm) => {
+                    let (o, units, d, s) = movement(map, &pm.units, &pm.orders)?;
+                    (units, d, s, Some(Box::new(o)))
+                }
+                None => {
+                    let units: Vec<Unit> = rec
+                        .units
+                        .iter()
+                        .map(|u| unit_from(map, u))
+                        .collect::<Result<_, _>>()?;
+                    let d = rec
+                        .dislodged
+                        .iter()
+                        .map(|d| {
+                            let unit = unit_from(
+                                map,
+                                &RecUnit {
+                                    power: d.power.clone(),
+                                    kind: d.kind.clone(),
+                                    at: d.at.clone(),
+                                },
+                            )?;
+                            let from = map
+                                .prov_by_abbr(&d.attacker_from)
+                                .ok_or_else(|| format!("unknown province {}", d.attacker_from))?;
+                            Ok(Dislodgement {
+                                unit,
+                                attacker_from: from,
+                                by_convoy: false,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, String>>()?;
+                    let mut s: Bits = 0;
+                    for a in &rec.standoffs {
+                        s |= 1u128
+                            << map
+                                .prov_by_abbr(a)
+                                .ok_or_else(|| format!("unknown province {a}"))?;
+                    }
+                    (units, d, s, None)
+                }
+            };
+            let parsed = parse_all(map, &rec.orders)?;
+            let r = adjudicate_retreats(map, &units, &dislodged, standoffs, &ok_orders(&parsed));
+            let all: Vec<Unit> = units
+                .iter()
+                .copied()
+                .chain(dislodged.iter().map(|d| d.unit))
+                .collect();
+            RecOutput {
+                results: results(map, &rec.orders, &parsed, &all, &r.orders),
+                final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
+                disbanded: sorted(r.disbanded.iter().map(|u| rec_unit(map, u)).collect()),
+                preceding_movement: pre,
+                ..Default::default()
+            }
+        }
+        "adjustment" => {
+            let units: Vec<Unit> = rec
+                .units
+                .iter()
+                .map(|u| unit_from(map, u))
+                .collect::<Result<_, _>>()?;
+            let mut owners: Vec<Option<Power>> = vec![None; map.province_count()];
+            for (pw, list) in &rec.supply_centers {
+                let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {pw}"))?;
+                for a in list {
+                    let p = map
+                        .prov_by_abbr(a)
+                        .ok_or_else(|| format!("unknown province {a}"))?;
+                    owners[p as usize] = Some(pw);
+                }
+            }
+            let parsed = parse_all(map, &rec.orders)?;
+            let r = adjudicate_adjustments(map, &units, &owners, &ok_orders(&parsed));
+            RecOutput {
+                results: results(map, &rec.orders, &parsed, &units, &r.orders),
+                final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
+                built: r.built.iter().map(|u| rec_unit(map, u)).collect(),
+                removed: r
+                    .removed
+                    .iter()
+                    .chain(&r.civil_disorder)
+                    .map(|u| rec_unit(map, u))
+                    .collect(),
+                civil_disorder_disbands: r
+                    .civil_disorder
+                    .iter()
+                    .map(|u| rec_unit(map, u))
+                    .collect(),
+                ..Default::default()
+            }
+        }
+        p => {
+            return Err(format!(
+                "unknown phase `{p}`; expected movement, retreat or adjustment"
+            ));
+        }
+    };
+    out.id = rec.id.clone();
+    Ok(out)
+}
+
+/// Marks every order as a retreat when it was written as a move (retreat phase).
+pub fn as_retreat(o: Order) -> Order {
+    match o {
+        Order::Unit {
+            unit,
+            at,
+            kind:
+                OrderKind::Move {
+                    to,
+                    via_convoy: false,
+                },
+        } => Order::Unit {
+            unit,
+            at,
+            kind: OrderKind::Retreat { to },
+        },
+        o => o,
+    }
+}
