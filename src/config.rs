@@ -359,6 +359,13 @@ mod tests {
     }
 
     #[test]
+    fn example_file_documents_the_defaults() {
+        let example = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"));
+        let c = Config::load_from(example, env(&[])).unwrap();
+        assert_eq!(c, Config::default());
+    }
+
+    #[test]
     fn missing_explicit_file() {
         let err = Config::load(Path::new("/nonexistent/x.toml"), true).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/x.toml"));

@@ -12,7 +12,17 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
              in the config file. To play without Discord, try `gamehost play cards --vs ai`."
         );
     }
+    init_logging(&config.log.level);
     crate::discord::run_blocking(config)
+}
+
+/// Sends `tracing` output to stderr, filtered by `RUST_LOG` or the config's level.
+pub fn init_logging(level: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // A second initialisation (tests) is harmless; ignore it.
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
 /// Loads and replays every game in the database; fails if any is unreadable

@@ -119,9 +119,14 @@ impl Host {
         let mut running = Vec::new();
         for g in games.iter().filter(|g| g.status == GameStatus::Running) {
             running.push(g);
-            let seats = self.seats(g.id)?;
-            if let (Some(seat), Ok(engine)) = (seat_of_user(&seats, user_id), self.engine_of(g)) {
-                if engine.awaiting().contains(&seat) {
+            // Awaited and not yet final this turn; an unreadable game is
+            // skipped here and reported when named explicitly.
+            if let Ok(view) = self.view(g.id, Some(user_id)) {
+                let waits = view
+                    .seats
+                    .iter()
+                    .any(|s| Some(s.seat) == view.viewer_seat && s.awaited && !s.acted);
+                if waits {
                     waiting.push(g);
                 }
             }

@@ -1,0 +1,148 @@
+//! Rock-paper-scissors to two wins: the smallest game with simultaneous
+//! hidden moves, used to test the host independently of the real engines.
+
+use gamehost::games::seam::*;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Throw {
+    Rock,
+    Paper,
+    Scissors,
+}
+
+impl Throw {
+    fn beats(self, other: Throw) -> bool {
+        matches!(
+            (self, other),
+            (Throw::Rock, Throw::Scissors) | (Throw::Paper, Throw::Rock) | (Throw::Scissors, Throw::Paper)
+        )
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Throw::Rock => "rock",
+            Throw::Paper => "paper",
+            Throw::Scissors => "scissors",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RpsOptions {
+    /// Wins needed.
+    pub wins: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Rps {
+    pub wins_needed: u32,
+    pub score: [u32; 2],
+    pub round: u32,
+    pub winner: Option<Seat>,
+    pub drawn: bool,
+}
+
+impl Game for Rps {
+    type Action = Throw;
+    type Options = RpsOptions;
+    const KIND: &'static str = "rps";
+
+    fn seat_count(_: &RpsOptions) -> usize {
+        2
+    }
+    fn new_game(o: RpsOptions, _seed: u64) -> Result<Self, OptionsError> {
+        let wins_needed = o.wins.unwrap_or(2);
+        if wins_needed == 0 || wins_needed > 50 {
+            return Err(OptionsError("wins must be from 1 to 50".into()));
+        }
+        Ok(Rps { wins_needed, score: [0, 0], round: 0, winner: None, drawn: false })
+    }
+    fn seat_name(&self, seat: Seat) -> String {
+        format!("Player {}", seat + 1)
+    }
+    fn awaiting(&self) -> Vec<Seat> {
+        if self.winner.is_some() || self.drawn { vec![] } else { vec![0, 1] }
+    }
+    fn parse_action(&self, _seat: Seat, text: &str) -> Result<Throw, ActionError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "rock" | "r" => Ok(Throw::Rock),
+            "paper" | "p" => Ok(Throw::Paper),
+            "scissors" | "s" => Ok(Throw::Scissors),
+            other => Err(ActionError::new(
+                format!("`{other}` is not a throw."),
+                "Play rock, paper or scissors.",
+            )),
+        }
+    }
+    fn validate(&self, _seat: Seat, _a: &Throw) -> Result<(), ActionError> {
+        Ok(())
+    }
+    fn describe_action(&self, _seat: Seat, a: &Throw) -> String {
+        a.name().into()
+    }
+    fn resolve(&mut self, actions: BTreeMap<Seat, Throw>) -> TurnReport {
+        let (a, b) = (actions[&0], actions[&1]);
+        self.round += 1;
+        if a.beats(b) {
+            self.score[0] += 1;
+        } else if b.beats(a) {
+            self.score[1] += 1;
+        }
+        if self.score[0] >= self.wins_needed {
+            self.winner = Some(0);
+        } else if self.score[1] >= self.wins_needed {
+            self.winner = Some(1);
+        } else if self.round >= 20 {
+            self.drawn = true;
+        }
+        let mut private = BTreeMap::new();
+        private.insert(0, format!("You threw {}.", a.name()));
+        TurnReport {
+            public: format!("Round {}: {} vs {}. Score {}-{}.", self.round, a.name(), b.name(), self.score[0], self.score[1]),
+            private,
+        }
+    }
+    fn default_action(&self, _seat: Seat) -> Throw {
+        Throw::Rock
+    }
+    fn forfeit(&mut self, seat: Seat) -> TurnReport {
+        self.winner = Some(1 - seat);
+        TurnReport { public: format!("Player {} forfeits.", seat + 1), private: BTreeMap::new() }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        match (self.winner, self.drawn) {
+            (Some(w), _) => Some(Outcome::Win(w)),
+            (None, true) => Some(Outcome::Draw(vec![0, 1])),
+            _ => None,
+        }
+    }
+    fn view(&self, viewer: Option<Seat>) -> View {
+        View {
+            board: format!("Score {}-{} after {} rounds", self.score[0], self.score[1], self.round),
+            status: match self.outcome() {
+                Some(o) => format!("Over: {o:?}"),
+                None => "Both players throw.".into(),
+            },
+            choices: match viewer {
+                Some(_) if self.outcome().is_none() => ["rock", "paper", "scissors"]
+                    .iter()
+                    .map(|t| ActionChoice { label: t.to_string(), text: t.to_string(), style: ChoiceStyle::Button })
+                    .collect(),
+                _ => vec![],
+            },
+        }
+    }
+    fn ai_levels() -> &'static [&'static str] {
+        &["random", "rock"]
+    }
+    fn ai_action(&self, _seat: Seat, level: &str, _b: AiBudget, seed: u64) -> Throw {
+        if level == "rock" {
+            return Throw::Rock;
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        [Throw::Rock, Throw::Paper, Throw::Scissors][rng.gen_range(0..3)]
+    }
+}

@@ -1,0 +1,97 @@
+//! The store refuses what it cannot trust: newer schemas and corrupt rows are
+//! reported with the table and row, never a panic.
+
+mod common;
+
+use common::{host_at, new_rps};
+use gamehost::host::{HostError, ManualClock};
+use gamehost::store::{Store, StoreError, TimeoutPolicy};
+use std::sync::Arc;
+
+fn raw(path: &std::path::Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
+
+#[test]
+fn refuses_a_newer_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    drop(Store::open(&path).unwrap());
+    raw(&path).pragma_update(None, "user_version", 99).unwrap();
+    let err = Store::open(&path).err().expect("must refuse");
+    assert!(matches!(err, StoreError::SchemaTooNew { found: 99, .. }));
+    assert!(err.to_string().contains("newer"), "{err}");
+}
+
+#[test]
+fn migrations_apply_once_and_wal_is_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), gamehost::store::schema_version_known());
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), gamehost::store::schema_version_known());
+    let mode: String = raw(&path).pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+}
+
+fn started_game(path: &std::path::Path) -> i64 {
+    let host = host_at(path, Arc::new(ManualClock::at(0)));
+    let id = host.create_game(new_rps("c", None, TimeoutPolicy::Default)).unwrap();
+    host.join(id, "bob", "Bob", None).unwrap();
+    host.start(id, "alice").unwrap();
+    host.submit(Some(id), "alice", "rock").unwrap();
+    id
+}
+
+#[test]
+fn corrupt_state_is_reported_not_panicked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let id = started_game(&path);
+    raw(&path).execute("UPDATE games SET state = '{\"garbage\": 1}' WHERE id = ?1", [id]).unwrap();
+    let host = host_at(&path, Arc::new(ManualClock::at(0)));
+    let err = host.view(id, Some("alice")).unwrap_err();
+    assert!(matches!(err, HostError::Corrupt { .. }), "{err:?}");
+    assert!(!err.is_user_error());
+    assert!(err.to_string().contains(&format!("game {id}")), "{err}");
+    let err = host.submit(Some(id), "bob", "rock").unwrap_err();
+    assert!(matches!(err, HostError::Corrupt { .. }), "{err:?}");
+    // Nothing was lost: the row is still there for an operator to repair.
+    assert!(host.game(id).is_ok());
+    assert!(host.replay(id).unwrap().first_divergence.is_none());
+}
+
+#[test]
+fn corrupt_status_and_pending_rows_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let id = started_game(&path);
+    let conn = raw(&path);
+    conn.execute("UPDATE pending_actions SET action = 'not json' WHERE game_id = ?1", [id]).unwrap();
+    let host = host_at(&path, Arc::new(ManualClock::at(0)));
+    let err = host.submit(Some(id), "bob", "rock").unwrap_err();
+    assert!(err.to_string().contains("seat 0"), "{err}");
+
+    // A status the schema forbids cannot even be written...
+    assert!(conn.execute("UPDATE games SET status = 'paused' WHERE id = ?1", [id]).is_err());
+    // ...but a running game without a state can, and is reported.
+    conn.execute("UPDATE games SET state = NULL WHERE id = ?1", [id]).unwrap();
+    let err = host.game(id).unwrap_err();
+    assert!(err.to_string().contains("has no state"), "{err}");
+    let err = host.unsent(10).map(|_| ()).and_then(|_| host.game(id).map(|_| ())).unwrap_err();
+    assert!(matches!(err, HostError::Store(StoreError::Corrupt { table: "games", .. })));
+}
+
+#[test]
+fn backup_is_a_consistent_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let id = started_game(&path);
+    let host = host_at(&path, Arc::new(ManualClock::at(0)));
+    let dest = dir.path().join("copy.db");
+    host.store().backup_to(&dest).unwrap();
+    let copy = host_at(&dest, Arc::new(ManualClock::at(0)));
+    assert_eq!(copy.view(id, Some("alice")).unwrap().own_pending.as_deref(), Some("rock"));
+}
