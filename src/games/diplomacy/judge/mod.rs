@@ -55,6 +55,8 @@ pub enum Reason {
     WrongUnitType(ProvId, UnitKind),
     /// A later order for the same unit replaced this one.
     Replaced,
+    /// More than 65535 orders were sent in one phase; the rest were not read.
+    TooManyOrders,
     /// This kind of order is not allowed in the current phase.
     WrongPhase(PhaseKind),
     /// A unit cannot move to where it already is.
@@ -152,6 +154,7 @@ impl Reason {
             )
             .replace("an fleet", "a fleet"),
             Reason::Replaced => "replaced by a later order for the same unit".into(),
+            Reason::TooManyOrders => "too many orders in one phase (only 65535 are read)".into(),
             Reason::WrongPhase(ph) => format!("not allowed in the {} phase", ph.name()),
             Reason::MoveToSelf => "a unit cannot move to its own province".into(),
             Reason::ArmyToSea(x) => format!("an army cannot enter {} (sea)", p(x)),

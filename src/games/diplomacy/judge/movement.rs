@@ -416,6 +416,11 @@ pub fn adjudicate_movement(map: &Map, units: &[Unit], orders: &[(Power, Order)])
             out[i].reason = Some(Reason::NoUnit(p as u8));
             continue;
         }
+        if i >= u16::MAX as usize {
+            // Far more orders than units: only the first 65535 are read.
+            out[i].reason = Some(Reason::TooManyOrders);
+            continue;
+        }
         let u = units[unit_at[p] as usize];
         if u.power != *power {
             out[i].reason = Some(Reason::NotOwnUnit(p as u8, u.power));
