@@ -2,5 +2,6 @@
 
 pub mod seam;
 // gamehost:games — one `pub mod <game>;` line per engine.
+pub mod cards;
 pub mod diplomacy;
 pub mod puzzle;

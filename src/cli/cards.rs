@@ -1,0 +1,213 @@
+//! `gamehost cards ...`: the Invisible solver on the command line.
+
+use std::io::{Read, Write};
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+
+use crate::games::cards::{Invisible, InvisibleOptions};
+use crate::games::seam::{AiBudget, Game};
+
+use crate::games::cards::deal::deal;
+use crate::games::cards::notation::{format_problem, move_text, parse_problem};
+use crate::games::cards::rules::{MAX_DECK, MAX_VALUE, Position};
+use crate::games::cards::solver::Solver;
+
+/// Commands of the Invisible card duel.
+#[derive(clap::Args, Debug)]
+pub struct CardsArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: CardsCommand,
+}
+
+/// The `cards` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum CardsCommand {
+    /// Read a problem (AOJ 2741 format: `n m`, deck 1, deck 2; -1 = jam) from
+    /// stdin and print player 1's score minus player 2's under best play.
+    Solve,
+    /// Like `solve`, then the value of each of player 1's first moves.
+    Value,
+    /// Print a seeded random deal in the `solve` input format.
+    Deal {
+        /// Seed of the deal (ChaCha8).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Player 1's deck size (1 to 50).
+        #[arg(long, default_value_t = 10)]
+        n: usize,
+        /// Player 2's deck size (1 to 50).
+        #[arg(long, default_value_t = 10)]
+        m: usize,
+        /// Largest score card (1 to 1000000).
+        #[arg(long, default_value_t = 100)]
+        max_value: i64,
+        /// Chance in percent that a card is a jam (0 to 100).
+        #[arg(long, default_value_t = 25)]
+        jam_percent: u8,
+    },
+    /// Play AI level A against AI level B on seeded deals through the game
+    /// engine, each deal twice (A as player 1, then as player 2), and print
+    /// a table of wins, draws, losses and the mean score difference for A.
+    Tournament {
+        /// AI level of contender A (`exact` or `random`).
+        #[arg(long, default_value = "exact")]
+        a: String,
+        /// AI level of contender B.
+        #[arg(long, default_value = "random")]
+        b: String,
+        /// Number of deals (each played twice).
+        #[arg(long, default_value_t = 100)]
+        deals: u64,
+        /// Deck size of both players (1 to 50).
+        #[arg(long, default_value_t = 10)]
+        size: usize,
+        /// Seed of the first deal; deal k uses seed + k.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+}
+
+/// Runs a `cards` subcommand on the process's stdin and stdout.
+pub fn run(args: CardsArgs) -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    run_io(args, &mut stdin.lock(), &mut stdout.lock())
+}
+
+/// Runs a `cards` subcommand on the given input and output (for tests).
+pub fn run_io(args: CardsArgs, input: &mut dyn Read, out: &mut dyn Write) -> anyhow::Result<()> {
+    match args.command {
+        CardsCommand::Solve => {
+            let decks = read_problem(input)?;
+            writeln!(out, "{}", Solver::new(&decks[0], &decks[1]).root_value())?;
+        }
+        CardsCommand::Value => {
+            let decks = read_problem(input)?;
+            let solver = Solver::new(&decks[0], &decks[1]);
+            let pos = Position::new(decks);
+            writeln!(out, "value {}", solver.value(&pos))?;
+            for (mv, v) in solver.action_values(&pos) {
+                writeln!(out, "{} {v}", move_text(mv))?;
+            }
+        }
+        CardsCommand::Deal {
+            seed,
+            n,
+            m,
+            max_value,
+            jam_percent,
+        } => {
+            anyhow::ensure!(
+                (1..=MAX_DECK).contains(&n) && (1..=MAX_DECK).contains(&m),
+                "--n and --m must be 1 to {MAX_DECK} (got {n} and {m})"
+            );
+            anyhow::ensure!(
+                (1..=MAX_VALUE).contains(&max_value),
+                "--max-value must be 1 to {MAX_VALUE} (got {max_value})"
+            );
+            anyhow::ensure!(
+                jam_percent <= 100,
+                "--jam-percent must be 0 to 100 (got {jam_percent})"
+            );
+            write!(
+                out,
+                "{}",
+                format_problem(&deal(n, m, max_value, jam_percent, seed))
+            )?;
+        }
+        CardsCommand::Tournament {
+            a,
+            b,
+            deals,
+            size,
+            seed,
+        } => tournament(out, [&a, &b], deals, size, seed)?,
+    }
+    Ok(())
+}
+
+/// Plays the tournament described on [`CardsCommand::Tournament`].
+fn tournament(
+    out: &mut dyn Write,
+    levels: [&str; 2],
+    deals: u64,
+    size: usize,
+    seed: u64,
+) -> anyhow::Result<()> {
+    for level in levels {
+        anyhow::ensure!(
+            Invisible::ai_levels().contains(&level),
+            "unknown AI level `{level}`; expected one of: {}",
+            Invisible::ai_levels().join(", ")
+        );
+    }
+    anyhow::ensure!(
+        (1..=MAX_DECK).contains(&size),
+        "--size must be 1 to {MAX_DECK} (got {size})"
+    );
+    // Per seat of A: [wins, draws, losses], and the summed (A − B) score difference.
+    let mut table = [[0u64; 3]; 2];
+    let mut diff_sum = [0i64; 2];
+    let options = InvisibleOptions {
+        n: size,
+        m: size,
+        ..Default::default()
+    };
+    for k in 0..deals {
+        for a_seat in 0..2 {
+            let mut game = Invisible::new_game(options.clone(), seed.wrapping_add(k))
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut turn = 0u64;
+            while let Some(&seat) = game.awaiting().first() {
+                let level = if seat == a_seat { levels[0] } else { levels[1] };
+                let ai_seed = seed ^ (k << 20) ^ turn;
+                let mv = game.ai_action(seat, level, AiBudget::iterations(1), ai_seed);
+                game.resolve(BTreeMap::from([(seat, mv)]));
+                turn += 1;
+            }
+            let d = game.position().score_diff();
+            let a_diff = if a_seat == 0 { d } else { -d };
+            diff_sum[a_seat] += a_diff;
+            table[a_seat][(1 - a_diff.signum()) as usize] += 1;
+        }
+    }
+    writeln!(
+        out,
+        "| A = {} as | vs B = {} | A wins | draws | A losses | mean A − B |",
+        levels[0], levels[1]
+    )?;
+    writeln!(out, "|---|---|---|---|---|---|")?;
+    for (a_seat, row) in table.iter().enumerate() {
+        let mean = if deals == 0 {
+            0.0
+        } else {
+            diff_sum[a_seat] as f64 / deals as f64
+        };
+        writeln!(
+            out,
+            "| player {} | player {} | {} | {} | {} | {:+.1} |",
+            a_seat + 1,
+            2 - a_seat,
+            row[0],
+            row[1],
+            row[2],
+            mean
+        )?;
+    }
+    Ok(())
+}
+
+/// Reads and checks the whole problem from `input`.
+fn read_problem(input: &mut dyn Read) -> anyhow::Result<[Vec<i64>; 2]> {
+    let mut bytes = Vec::new();
+    input
+        .read_to_end(&mut bytes)
+        .context("could not read the problem from stdin")?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        anyhow::anyhow!("the input is not UTF-8 text; expected `n m` and two lines of integers")
+    })?;
+    Ok(parse_problem(&text)?)
+}
