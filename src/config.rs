@@ -60,16 +60,23 @@ pub struct DiscordConfig {
     /// Register slash commands in this server only (instant) instead of globally.
     pub guild_id: Option<u64>,
     /// Send REST calls through this base URL instead of discord.com (tests, proxies).
-    pub proxy_url: Option<String>,
+    pub api_base: Option<String>,
 }
 
 impl fmt::Debug for DiscordConfig {
     // The token must never reach a log line, not even through `{:?}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DiscordConfig")
-            .field("token", &if self.token.is_empty() { "<unset>" } else { "<redacted>" })
+            .field(
+                "token",
+                &if self.token.is_empty() {
+                    "<unset>"
+                } else {
+                    "<redacted>"
+                },
+            )
             .field("guild_id", &self.guild_id)
-            .field("proxy_url", &self.proxy_url)
+            .field("api_base", &self.api_base)
             .finish()
     }
 }
@@ -336,7 +343,9 @@ mod tests {
     fn malformed_value_names_file_and_key() {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         writeln!(f, "[ai]\nbudget_ms = \"soon\"").unwrap();
-        let err = Config::load_from(f.path(), env(&[])).unwrap_err().to_string();
+        let err = Config::load_from(f.path(), env(&[]))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(&f.path().display().to_string()), "{err}");
         assert!(err.contains("ai.budget_ms"), "{err}");
         assert!(!err.contains('\n'));
@@ -346,7 +355,9 @@ mod tests {
     fn unknown_key_is_refused() {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         writeln!(f, "[database]\npaht = \"x\"").unwrap();
-        let err = Config::load_from(f.path(), env(&[])).unwrap_err().to_string();
+        let err = Config::load_from(f.path(), env(&[]))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("paht"), "{err}");
     }
 
@@ -354,7 +365,9 @@ mod tests {
     fn broken_toml_is_one_line() {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         writeln!(f, "[database\npath = ").unwrap();
-        let err = Config::load_from(f.path(), env(&[])).unwrap_err().to_string();
+        let err = Config::load_from(f.path(), env(&[]))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(&f.path().display().to_string()), "{err}");
     }
 

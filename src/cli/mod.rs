@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod battle;
 pub mod cards;
 pub mod diplomacy;
 pub mod puzzle;
@@ -43,6 +44,8 @@ pub enum Command {
         dest: Option<PathBuf>,
     },
     // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
+    /// Monster battle: AI tournaments, roster checks.
+    Battle(battle::BattleArgs),
     /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
     Cards(cards::CardsArgs),
     /// Diplomacy: adjudicate DATC-style records, parse orders.
@@ -84,6 +87,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
+        Command::Battle(a) => battle::run(a),
         Command::Cards(a) => cards::run(a),
         Command::Diplomacy(a) => diplomacy::run(a),
         Command::Puzzle(a) => puzzle::run(a),

@@ -2,6 +2,7 @@
 
 pub mod seam;
 // gamehost:games — one `pub mod <game>;` line per engine.
+pub mod battle;
 pub mod cards;
 pub mod diplomacy;
 pub mod puzzle;

@@ -229,6 +229,7 @@ impl Registry {
     pub fn standard() -> Registry {
         Registry::default()
         // gamehost:kinds — one `.with::<Engine>()` line per game, in the order players see them.
+            .with::<crate::games::battle::Battle>()
             .with::<crate::games::cards::Invisible>()
             .with::<crate::games::diplomacy::Diplomacy>()
             .with::<crate::games::puzzle::PuzzleDuel>()

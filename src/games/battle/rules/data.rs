@@ -1,0 +1,406 @@
+//! The rule set as data: types, the effectiveness table, alpha/beta, moves
+//! and monsters, read from TOML and checked once at load time.
+//!
+//! The built-in roster (`roster.toml` next to this module's parent) is
+//! compiled in; another file can replace it through the `roster` option
+//! (the `[battle] roster` config key). Every problem is reported with the
+//! file, the entry and the reason, so a bad edit fails at start-up rather
+//! than in the middle of a battle.
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// The TOML text of the built-in rule set.
+pub const BUILTIN_ROSTER: &str = include_str!("../roster.toml");
+
+/// The label used in errors for the built-in rule set.
+pub const BUILTIN_LABEL: &str = "<built-in roster.toml>";
+
+/// Why a rule set could not be loaded: which file, which entry, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("roster file {file}, entry {entry}: {reason}")]
+pub struct RosterError {
+    /// The file (or `<built-in roster.toml>`).
+    pub file: String,
+    /// The entry at fault, e.g. `monster "Cindermaw"` or `rules.alpha`.
+    pub entry: String,
+    /// What is wrong with it and what is expected.
+    pub reason: String,
+}
+
+/// What a move does.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum MoveKind {
+    /// Damage the opposing active monster: power `d`, accuracy `p`, type index.
+    Attack {
+        /// Power `d` (positive).
+        power: u32,
+        /// Accuracy `p` in [0, 1].
+        accuracy: f64,
+        /// Index into [`Roster::types`].
+        ty: u8,
+    },
+    /// Recover `ratio` times the user's max HP.
+    Heal {
+        /// `r` in [0, 1].
+        ratio: f64,
+    },
+}
+
+/// One move of a monster, resolved from the roster's move list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MoveDef {
+    /// The move's display name (unique in the roster).
+    pub name: String,
+    /// What it does.
+    pub kind: MoveKind,
+}
+
+/// One monster of the roster with its moves resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MonsterDef {
+    /// Display name (unique in the roster).
+    pub name: String,
+    /// Max HP `H`.
+    pub hp: u16,
+    /// Attack `A`.
+    pub atk: u16,
+    /// Defence `B`.
+    pub def: u16,
+    /// Speed `S`.
+    pub spd: u16,
+    /// Index into [`Roster::types`].
+    pub ty: u8,
+    /// Its 1..=4 moves.
+    pub moves: Vec<MoveDef>,
+}
+
+/// A checked rule set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Roster {
+    /// `alpha` of the damage formula.
+    pub alpha: f64,
+    /// `beta` of the damage formula.
+    pub beta: f64,
+    /// The turn limit after which a battle is a draw.
+    pub turn_limit: u16,
+    /// Type names; monsters and moves refer to them by index.
+    pub types: Vec<String>,
+    /// `chart[move type][defender type]` = `e(t, t_Y)`.
+    pub chart: Vec<Vec<f64>>,
+    /// Every monster.
+    pub monsters: Vec<MonsterDef>,
+}
+
+// ---- the TOML shape -------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    rules: RawRules,
+    types: Vec<String>,
+    #[serde(default)]
+    effectiveness: BTreeMap<String, BTreeMap<String, f64>>,
+    #[serde(rename = "move", default)]
+    moves: Vec<RawMove>,
+    #[serde(rename = "monster", default)]
+    monsters: Vec<RawMonster>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRules {
+    alpha: f64,
+    beta: f64,
+    #[serde(default = "default_turn_limit")]
+    turn_limit: i64,
+}
+
+fn default_turn_limit() -> i64 {
+    100
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMove {
+    name: String,
+    #[serde(rename = "type")]
+    ty: Option<String>,
+    power: Option<i64>,
+    accuracy: Option<f64>,
+    heal: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMonster {
+    name: String,
+    #[serde(rename = "type")]
+    ty: String,
+    hp: i64,
+    attack: i64,
+    defense: i64,
+    speed: i64,
+    moves: Vec<String>,
+}
+
+/// The most moves a monster may have in a rule file.
+pub const MAX_MOVES: usize = 4;
+
+/// The largest value a stat may take (HP is kept in a `u16`).
+pub const MAX_STAT: i64 = 9999;
+
+impl Roster {
+    /// The built-in rule set (parsed once).
+    pub fn builtin() -> &'static Roster {
+        static CELL: OnceLock<Roster> = OnceLock::new();
+        CELL.get_or_init(|| {
+            // The built-in file is checked by a test; failing here is a build defect.
+            Roster::from_toml(BUILTIN_ROSTER, BUILTIN_LABEL).expect("the built-in roster is valid")
+        })
+    }
+
+    /// Reads and checks a rule file.
+    pub fn from_file(path: &Path) -> Result<Roster, RosterError> {
+        let label = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| RosterError {
+            file: label.clone(),
+            entry: "(whole file)".into(),
+            reason: format!("cannot read it: {e}"),
+        })?;
+        Roster::from_toml(&text, &label)
+    }
+
+    /// Parses and checks rule data; `file` names it in errors.
+    pub fn from_toml(text: &str, file: &str) -> Result<Roster, RosterError> {
+        let err = |entry: &str, reason: String| RosterError {
+            file: file.to_string(),
+            entry: entry.to_string(),
+            reason,
+        };
+        let raw: RawFile = toml::from_str(text).map_err(|e| {
+            // toml's message already carries the line and the key.
+            err("(syntax)", e.to_string().trim().replace('\n', " "))
+        })?;
+
+        let r = &raw.rules;
+        if !(r.alpha.is_finite() && r.alpha > 0.0) {
+            return Err(err(
+                "rules.alpha",
+                format!("must be a positive number, got {}", r.alpha),
+            ));
+        }
+        if !(r.beta.is_finite() && r.beta > 0.0) {
+            return Err(err(
+                "rules.beta",
+                format!("must be a positive number, got {}", r.beta),
+            ));
+        }
+        if !(1..=10_000).contains(&r.turn_limit) {
+            return Err(err(
+                "rules.turn_limit",
+                format!("must be between 1 and 10000, got {}", r.turn_limit),
+            ));
+        }
+
+        if raw.types.is_empty() {
+            return Err(err("types", "needs at least one type".into()));
+        }
+        if raw.types.len() > 64 {
+            return Err(err(
+                "types",
+                format!("at most 64 types, got {}", raw.types.len()),
+            ));
+        }
+        let mut type_ix: HashMap<String, u8> = HashMap::new();
+        for (i, t) in raw.types.iter().enumerate() {
+            if t.trim().is_empty() {
+                return Err(err(
+                    &format!("types[{i}]"),
+                    "a type name must not be empty".into(),
+                ));
+            }
+            if type_ix.insert(t.clone(), i as u8).is_some() {
+                return Err(err(&format!("type \"{t}\""), "is listed twice".into()));
+            }
+        }
+        let known_types = raw.types.join(", ");
+        let nt = raw.types.len();
+        let mut chart = vec![vec![1.0; nt]; nt];
+        for (att, row) in &raw.effectiveness {
+            let Some(&a) = type_ix.get(att) else {
+                return Err(err(
+                    &format!("effectiveness.{att}"),
+                    format!("`{att}` is not a type; the types are {known_types}"),
+                ));
+            };
+            for (def, &v) in row {
+                let entry = format!("effectiveness.{att}.{def}");
+                let Some(&d) = type_ix.get(def) else {
+                    return Err(err(
+                        &entry,
+                        format!("`{def}` is not a type; the types are {known_types}"),
+                    ));
+                };
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(err(&entry, format!("must be a number >= 0, got {v}")));
+                }
+                chart[a as usize][d as usize] = v;
+            }
+        }
+
+        let mut moves: HashMap<String, MoveDef> = HashMap::new();
+        for m in &raw.moves {
+            let entry = format!("move \"{}\"", m.name);
+            if m.name.trim().is_empty() {
+                return Err(err("move", "a move needs a non-empty name".into()));
+            }
+            let kind = match (m.heal, m.power, m.accuracy, &m.ty) {
+                (Some(r), None, None, None) => {
+                    if !(0.0..=1.0).contains(&r) {
+                        return Err(err(&entry, format!("heal must be in [0, 1], got {r}")));
+                    }
+                    MoveKind::Heal { ratio: r }
+                }
+                (None, Some(d), Some(p), Some(t)) => {
+                    if !(1..=MAX_STAT).contains(&d) {
+                        return Err(err(
+                            &entry,
+                            format!("power must be an integer in 1..={MAX_STAT}, got {d}"),
+                        ));
+                    }
+                    if !(0.0..=1.0).contains(&p) {
+                        return Err(err(&entry, format!("accuracy must be in [0, 1], got {p}")));
+                    }
+                    let Some(&ty) = type_ix.get(t) else {
+                        return Err(err(
+                            &entry,
+                            format!("type `{t}` is unknown; the types are {known_types}"),
+                        ));
+                    };
+                    MoveKind::Attack {
+                        power: d as u32,
+                        accuracy: p,
+                        ty,
+                    }
+                }
+                _ => {
+                    return Err(err(
+                        &entry,
+                        "an attack needs exactly `type`, `power` and `accuracy`; a heal needs \
+                         only `heal`"
+                            .into(),
+                    ));
+                }
+            };
+            let key = fold(&m.name);
+            if moves.contains_key(&key) {
+                return Err(err(&entry, "is defined twice".into()));
+            }
+            moves.insert(
+                key,
+                MoveDef {
+                    name: m.name.clone(),
+                    kind,
+                },
+            );
+        }
+
+        let mut monsters = Vec::new();
+        let mut seen = HashMap::new();
+        for m in &raw.monsters {
+            let entry = format!("monster \"{}\"", m.name);
+            if m.name.trim().is_empty() {
+                return Err(err("monster", "a monster needs a non-empty name".into()));
+            }
+            if seen.insert(fold(&m.name), ()).is_some() {
+                return Err(err(&entry, "is defined twice".into()));
+            }
+            if m.name.to_lowercase().starts_with("switch") {
+                return Err(err(&entry, "a name must not start with `switch`".into()));
+            }
+            let Some(&ty) = type_ix.get(&m.ty) else {
+                return Err(err(
+                    &entry,
+                    format!("type `{}` is unknown; the types are {known_types}", m.ty),
+                ));
+            };
+            let mut stats = [0u16; 4];
+            for (i, (label, v)) in [
+                ("hp", m.hp),
+                ("attack", m.attack),
+                ("defense", m.defense),
+                ("speed", m.speed),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if !(1..=MAX_STAT).contains(&v) {
+                    return Err(err(
+                        &entry,
+                        format!("{label} must be an integer in 1..={MAX_STAT}, got {v}"),
+                    ));
+                }
+                stats[i] = v as u16;
+            }
+            if m.moves.is_empty() || m.moves.len() > MAX_MOVES {
+                return Err(err(
+                    &entry,
+                    format!("needs 1..={MAX_MOVES} moves, got {}", m.moves.len()),
+                ));
+            }
+            let mut mv = Vec::new();
+            for name in &m.moves {
+                let Some(def) = moves.get(&fold(name)) else {
+                    return Err(err(
+                        &entry,
+                        format!("move `{name}` is not defined in the file"),
+                    ));
+                };
+                if mv.iter().any(|d: &MoveDef| d.name == def.name) {
+                    return Err(err(&entry, format!("has move `{name}` twice")));
+                }
+                mv.push(def.clone());
+            }
+            monsters.push(MonsterDef {
+                name: m.name.clone(),
+                hp: stats[0],
+                atk: stats[1],
+                def: stats[2],
+                spd: stats[3],
+                ty,
+                moves: mv,
+            });
+        }
+        if monsters.is_empty() {
+            return Err(err(
+                "monster",
+                "the roster needs at least one monster".into(),
+            ));
+        }
+        Ok(Roster {
+            alpha: r.alpha,
+            beta: r.beta,
+            turn_limit: r.turn_limit as u16,
+            types: raw.types.clone(),
+            chart,
+            monsters,
+        })
+    }
+
+    /// Finds a monster by name (case, spaces and punctuation ignored).
+    pub fn find(&self, name: &str) -> Option<usize> {
+        let k = fold(name);
+        self.monsters.iter().position(|m| fold(&m.name) == k)
+    }
+}
+
+/// Folds a name for matching: lowercase letters and digits only.
+pub fn fold(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(|c| c.to_lowercase())
+        .collect()
+}
