@@ -11,6 +11,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod battle;
+pub mod cards;
 pub mod diplomacy;
 pub mod puzzle;
 pub mod admin;
@@ -46,6 +48,10 @@ pub enum Command {
     #[command(hide = true)]
     Soak(soak::SoakArgs),
     // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
+    /// Monster battle: AI tournaments, roster checks.
+    Battle(battle::BattleArgs),
+    /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
+    Cards(cards::CardsArgs),
     /// Diplomacy: adjudicate DATC-style records, parse orders.
     Diplomacy(diplomacy::DiplomacyArgs),
     /// Puzzle duel: simulate AI games, replay records, run AI tournaments.
@@ -86,6 +92,8 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
         Command::Soak(a) => soak::run(a),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
+        Command::Battle(a) => battle::run(a),
+        Command::Cards(a) => cards::run(a),
         Command::Diplomacy(a) => diplomacy::run(a),
         Command::Puzzle(a) => puzzle::run(a),
     }
