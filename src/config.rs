@@ -226,10 +226,8 @@ impl Config {
         }
         let mut config: Config = figment.extract().map_err(|e| describe(e, file))?;
         // An explicit GAMEHOST_DISCORD_TOKEN wins over DISCORD_TOKEN.
-        if config.discord.token.is_empty() {
-            if let Some(t) = token {
-                config.discord.token = t;
-            }
+        if let Some(t) = token.filter(|_| config.discord.token.is_empty()) {
+            config.discord.token = t;
         }
         config.check()?;
         Ok(config)

@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 fn gamehost() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_gamehost"));
     // Keep the developer's own settings out of the tests.
-    c.env_remove("DISCORD_TOKEN").env_remove("GAMEHOST_DISCORD_TOKEN").env_remove("GAMEHOST_CONFIG");
+    c.env_remove("DISCORD_TOKEN")
+        .env_remove("GAMEHOST_DISCORD_TOKEN")
+        .env_remove("GAMEHOST_CONFIG");
     c
 }
 
@@ -24,26 +26,44 @@ fn help_lists_the_commands() {
 #[test]
 fn run_without_a_token_says_how_to_set_one() {
     let dir = tempfile::tempdir().unwrap();
-    let out = gamehost().current_dir(dir.path()).arg("run").output().unwrap();
+    let out = gamehost()
+        .current_dir(dir.path())
+        .arg("run")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("DISCORD_TOKEN") && err.contains("gamehost play"), "{err}");
+    assert!(
+        err.contains("DISCORD_TOKEN") && err.contains("gamehost play"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "one clear line: {err}");
 }
 
 #[test]
 fn a_missing_or_malformed_config_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
-    let out = gamehost().args(["--config", "nope.toml", "run"]).current_dir(dir.path()).output().unwrap();
+    let out = gamehost()
+        .args(["--config", "nope.toml", "run"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("nope.toml"), "{err}");
 
     std::fs::write(dir.path().join("bad.toml"), "[ai]\nbudget_ms = \"lots\"\n").unwrap();
-    let out = gamehost().args(["--config", "bad.toml", "run"]).current_dir(dir.path()).output().unwrap();
+    let out = gamehost()
+        .args(["--config", "bad.toml", "run"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.toml") && err.contains("ai.budget_ms"), "{err}");
+    assert!(
+        err.contains("bad.toml") && err.contains("ai.budget_ms"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
@@ -73,15 +93,30 @@ fn a_terminal_card_game_against_the_ai_plays_to_the_end() {
     }
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("is over"), "the game did not finish:\n{text}");
-    assert!(text.to_lowercase().contains("dance"), "the bad line was not answered:\n{text}");
+    assert!(
+        text.to_lowercase().contains("dance"),
+        "the bad line was not answered:\n{text}"
+    );
 
     // The finished game is in the database and replays from its turn log.
-    let out = gamehost().current_dir(dir.path()).env("GAMEHOST_DATABASE_PATH", &db).arg("check").output().unwrap();
+    let out = gamehost()
+        .current_dir(dir.path())
+        .env("GAMEHOST_DATABASE_PATH", &db)
+        .arg("check")
+        .output()
+        .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{report}");
-    assert!(report.contains("1 game(s) checked, 0 problem(s)"), "{report}");
+    assert!(
+        report.contains("1 game(s) checked, 0 problem(s)"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -98,7 +133,12 @@ fn an_interrupted_terminal_game_resumes() {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success());
         String::from_utf8_lossy(&out.stdout).to_string()

@@ -13,7 +13,12 @@ fn clock() -> Arc<ManualClock> {
 }
 
 /// Creates a started two-person game between alice (seat 1) and bob (seat 2).
-fn started(host: &gamehost::host::Host, channel: &str, secs: Option<u64>, policy: TimeoutPolicy) -> i64 {
+fn started(
+    host: &gamehost::host::Host,
+    channel: &str,
+    secs: Option<u64>,
+    policy: TimeoutPolicy,
+) -> i64 {
     let id = host.create_game(new_rps(channel, secs, policy)).unwrap();
     host.join(id, "bob", "Bob", None).unwrap();
     host.start(id, "alice").unwrap();
@@ -24,10 +29,17 @@ fn started(host: &gamehost::host::Host, channel: &str, secs: Option<u64>, policy
 fn lobby_rules_give_clear_messages() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_at(&dir.path().join("g.db"), clock());
-    let id = host.create_game(new_rps("c1", None, TimeoutPolicy::Default)).unwrap();
+    let id = host
+        .create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap();
 
-    let err = host.create_game(new_rps("c1", None, TimeoutPolicy::Default)).unwrap_err();
-    assert!(err.is_user_error() && err.to_string().contains("already has a game"), "{err}");
+    let err = host
+        .create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap_err();
+    assert!(
+        err.is_user_error() && err.to_string().contains("already has a game"),
+        "{err}"
+    );
 
     let err = host.join(id, "alice", "Alice", None).unwrap_err();
     assert!(err.to_string().contains("already sit"), "{err}");
@@ -62,7 +74,10 @@ fn lobby_rules_give_clear_messages() {
             ..new_rps("c2", None, TimeoutPolicy::Default)
         })
         .unwrap_err();
-    assert!(err.to_string().contains("no game called `chess`") && err.to_string().contains("rps"), "{err}");
+    assert!(
+        err.to_string().contains("no game called `chess`") && err.to_string().contains("rps"),
+        "{err}"
+    );
     let err = host
         .create_game(gamehost::host::NewGame {
             options: serde_json::json!({"wins": 0}),
@@ -82,10 +97,16 @@ fn hidden_action_is_not_visible_to_others_until_resolution() {
 
     let bob = host.view(id, Some("bob")).unwrap();
     assert_eq!(bob.own_pending, None);
-    assert!(bob.seats.iter().find(|s| s.seat == 0).unwrap().acted, "bob sees that alice acted");
+    assert!(
+        bob.seats.iter().find(|s| s.seat == 0).unwrap().acted,
+        "bob sees that alice acted"
+    );
     let spectator = host.view(id, None).unwrap();
     assert_eq!(spectator.own_pending, None);
-    assert_eq!(host.view(id, Some("alice")).unwrap().own_pending.as_deref(), Some("scissors"));
+    assert_eq!(
+        host.view(id, Some("alice")).unwrap().own_pending.as_deref(),
+        Some("scissors")
+    );
 
     // Nothing queued for anyone mentions the throw before the turn resolves.
     for item in host.unsent(1000).unwrap() {
@@ -96,8 +117,16 @@ fn hidden_action_is_not_visible_to_others_until_resolution() {
         }
     }
     host.submit(Some(id), "bob", "rock").unwrap();
-    let texts: Vec<String> = host.unsent(1000).unwrap().into_iter().map(|i| i.announcement.unwrap().text).collect();
-    assert!(texts.iter().any(|t| t.contains("scissors vs rock")), "{texts:?}");
+    let texts: Vec<String> = host
+        .unsent(1000)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.announcement.unwrap().text)
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("scissors vs rock")),
+        "{texts:?}"
+    );
     // The private part of the report goes to alice only.
     let private: Vec<_> = host
         .unsent(1000)
@@ -116,7 +145,10 @@ fn changing_a_hidden_action_replaces_it() {
     let id = started(&host, "c1", None, TimeoutPolicy::Default);
     host.submit(Some(id), "alice", "rock").unwrap();
     host.submit(Some(id), "alice", "paper").unwrap();
-    assert_eq!(host.view(id, Some("alice")).unwrap().own_pending.as_deref(), Some("paper"));
+    assert_eq!(
+        host.view(id, Some("alice")).unwrap().own_pending.as_deref(),
+        Some("paper")
+    );
     let moved = host
         .unsent(1000)
         .unwrap()
@@ -146,7 +178,10 @@ fn concurrent_final_submits_resolve_exactly_once() {
         let a = t(h1.clone(), "alice", barrier.clone());
         let b = t(h2.clone(), "bob", barrier);
         let (ra, rb) = (a.join().unwrap(), b.join().unwrap());
-        assert!(ra.resolved ^ rb.resolved, "exactly one submission resolves the turn");
+        assert!(
+            ra.resolved ^ rb.resolved,
+            "exactly one submission resolves the turn"
+        );
         let len = h1.store().read(|tx| tx.turn_log_len(id)).unwrap();
         assert_eq!(len, 1);
         assert_eq!(h2.game(id).unwrap().turn, 1);
@@ -168,10 +203,17 @@ fn a_restart_keeps_the_game_pending_actions_and_deadline() {
     let host = host_at(&path, c.clone());
     let game = host.game(id).unwrap();
     assert_eq!(game.status, GameStatus::Running);
-    assert_eq!(host.view(id, Some("alice")).unwrap().own_pending.as_deref(), Some("paper"));
+    assert_eq!(
+        host.view(id, Some("alice")).unwrap().own_pending.as_deref(),
+        Some("paper")
+    );
     let deadline = host.view(id, None).unwrap().deadline.unwrap();
     assert_eq!(deadline, 1_000_000 + 60_000);
-    assert_eq!(host.next_wakeup().unwrap(), Some(1_000_000 + 60_000 - 12_000), "reminder at 20% left");
+    assert_eq!(
+        host.next_wakeup().unwrap(),
+        Some(1_000_000 + 60_000 - 12_000),
+        "reminder at 20% left"
+    );
 
     c.advance(49_000);
     let events = host.fire_due_deadlines().unwrap();
@@ -182,14 +224,24 @@ fn a_restart_keeps_the_game_pending_actions_and_deadline() {
         .into_iter()
         .filter(|i| i.announcement.as_ref().unwrap().kind == AnnouncementKind::Reminder)
         .collect();
-    assert_eq!(reminders.len(), 1, "only the seat that has not moved is reminded");
+    assert_eq!(
+        reminders.len(),
+        1,
+        "only the seat that has not moved is reminded"
+    );
     assert_eq!(reminders[0].target, Target::User("bob".into()));
 
     c.advance(11_000);
-    assert_eq!(host.fire_due_deadlines().unwrap(), vec![DeadlineEvent::Resolved(id)]);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Resolved(id)]
+    );
     let view = host.view(id, None).unwrap();
     assert_eq!(view.turn, 1);
-    assert!(view.view.unwrap().board.contains("Score 1-0"), "bob's default rock lost to paper");
+    assert!(
+        view.view.unwrap().board.contains("Score 1-0"),
+        "bob's default rock lost to paper"
+    );
     assert!(host.fire_due_deadlines().unwrap().is_empty());
 }
 
@@ -201,7 +253,10 @@ fn forfeit_policy_ends_a_duel_at_the_deadline() {
     let id = started(&host, "c1", Some(30), TimeoutPolicy::Forfeit);
     host.submit(Some(id), "bob", "rock").unwrap();
     c.advance(30_000);
-    assert_eq!(host.fire_due_deadlines().unwrap(), vec![DeadlineEvent::Forfeited(id, vec![0])]);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Forfeited(id, vec![0])]
+    );
     let g = host.game(id).unwrap();
     assert_eq!(g.status, GameStatus::Finished);
     assert_eq!(g.outcome.as_deref(), Some(r#"{"Win":1}"#));
@@ -216,7 +271,10 @@ fn ai_policy_moves_for_the_missing_seat() {
     let host = host_at(&dir.path().join("g.db"), c.clone());
     let id = started(&host, "c1", Some(30), TimeoutPolicy::Ai);
     c.advance(31_000);
-    assert_eq!(host.fire_due_deadlines().unwrap(), vec![DeadlineEvent::Resolved(id)]);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Resolved(id)]
+    );
     assert_eq!(host.game(id).unwrap().turn, 1);
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
 }
@@ -225,7 +283,9 @@ fn ai_policy_moves_for_the_missing_seat() {
 fn ai_seats_play_a_game_to_the_end_and_it_replays() {
     let dir = tempfile::tempdir().unwrap();
     let host = host_at(&dir.path().join("g.db"), clock());
-    let id = host.create_game(new_rps("c1", None, TimeoutPolicy::Default)).unwrap();
+    let id = host
+        .create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap();
     host.add_ai(id, "alice", Some("random"), None).unwrap();
     host.start(id, "alice").unwrap();
     let mut turns = 0;
@@ -238,13 +298,18 @@ fn ai_seats_play_a_game_to_the_end_and_it_replays() {
     let g = host.game(id).unwrap();
     assert_eq!(g.status, GameStatus::Finished);
     assert!(g.outcome.is_some());
-    let kinds: Vec<AnnouncementKind> =
-        host.unsent(10_000).unwrap().into_iter().map(|i| i.announcement.unwrap().kind).collect();
+    let kinds: Vec<AnnouncementKind> = host
+        .unsent(10_000)
+        .unwrap()
+        .into_iter()
+        .map(|i| i.announcement.unwrap().kind)
+        .collect();
     assert_eq!(kinds.last(), Some(&AnnouncementKind::Finished));
     assert_eq!(host.replay(id).unwrap().turns as usize, turns);
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
     // The channel is free again.
-    host.create_game(new_rps("c1", None, TimeoutPolicy::Default)).unwrap();
+    host.create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap();
 }
 
 #[test]
@@ -255,7 +320,10 @@ fn a_user_in_several_games_must_name_one() {
     let b = started(&host, "c2", None, TimeoutPolicy::Default);
     let err = host.submit(None, "bob", "rock").unwrap_err();
     let msg = err.to_string();
-    assert!(msg.contains(&format!("#{a}")) && msg.contains(&format!("#{b}")), "{msg}");
+    assert!(
+        msg.contains(&format!("#{a}")) && msg.contains(&format!("#{b}")),
+        "{msg}"
+    );
     host.submit(Some(a), "bob", "rock").unwrap();
     // Now only game b awaits bob, so an unnamed move goes there.
     let r = host.submit(None, "bob", "paper").unwrap();

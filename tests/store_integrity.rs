@@ -28,17 +28,27 @@ fn migrations_apply_once_and_wal_is_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let s = Store::open(&path).unwrap();
-    assert_eq!(s.schema_version().unwrap(), gamehost::store::schema_version_known());
+    assert_eq!(
+        s.schema_version().unwrap(),
+        gamehost::store::schema_version_known()
+    );
     drop(s);
     let s = Store::open(&path).unwrap();
-    assert_eq!(s.schema_version().unwrap(), gamehost::store::schema_version_known());
-    let mode: String = raw(&path).pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+    assert_eq!(
+        s.schema_version().unwrap(),
+        gamehost::store::schema_version_known()
+    );
+    let mode: String = raw(&path)
+        .pragma_query_value(None, "journal_mode", |r| r.get(0))
+        .unwrap();
     assert_eq!(mode, "wal");
 }
 
 fn started_game(path: &std::path::Path) -> i64 {
     let host = host_at(path, Arc::new(ManualClock::at(0)));
-    let id = host.create_game(new_rps("c", None, TimeoutPolicy::Default)).unwrap();
+    let id = host
+        .create_game(new_rps("c", None, TimeoutPolicy::Default))
+        .unwrap();
     host.join(id, "bob", "Bob", None).unwrap();
     host.start(id, "alice").unwrap();
     host.submit(Some(id), "alice", "rock").unwrap();
@@ -50,7 +60,12 @@ fn corrupt_state_is_reported_not_panicked() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let id = started_game(&path);
-    raw(&path).execute("UPDATE games SET state = '{\"garbage\": 1}' WHERE id = ?1", [id]).unwrap();
+    raw(&path)
+        .execute(
+            "UPDATE games SET state = '{\"garbage\": 1}' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
     let host = host_at(&path, Arc::new(ManualClock::at(0)));
     let err = host.view(id, Some("alice")).unwrap_err();
     assert!(matches!(err, HostError::Corrupt { .. }), "{err:?}");
@@ -69,19 +84,34 @@ fn corrupt_status_and_pending_rows_are_reported() {
     let path = dir.path().join("g.db");
     let id = started_game(&path);
     let conn = raw(&path);
-    conn.execute("UPDATE pending_actions SET action = 'not json' WHERE game_id = ?1", [id]).unwrap();
+    conn.execute(
+        "UPDATE pending_actions SET action = 'not json' WHERE game_id = ?1",
+        [id],
+    )
+    .unwrap();
     let host = host_at(&path, Arc::new(ManualClock::at(0)));
     let err = host.submit(Some(id), "bob", "rock").unwrap_err();
     assert!(err.to_string().contains("seat 0"), "{err}");
 
     // A status the schema forbids cannot even be written...
-    assert!(conn.execute("UPDATE games SET status = 'paused' WHERE id = ?1", [id]).is_err());
+    assert!(
+        conn.execute("UPDATE games SET status = 'paused' WHERE id = ?1", [id])
+            .is_err()
+    );
     // ...but a running game without a state can, and is reported.
-    conn.execute("UPDATE games SET state = NULL WHERE id = ?1", [id]).unwrap();
+    conn.execute("UPDATE games SET state = NULL WHERE id = ?1", [id])
+        .unwrap();
     let err = host.game(id).unwrap_err();
     assert!(err.to_string().contains("has no state"), "{err}");
-    let err = host.unsent(10).map(|_| ()).and_then(|_| host.game(id).map(|_| ())).unwrap_err();
-    assert!(matches!(err, HostError::Store(StoreError::Corrupt { table: "games", .. })));
+    let err = host
+        .unsent(10)
+        .map(|_| ())
+        .and_then(|_| host.game(id).map(|_| ()))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        HostError::Store(StoreError::Corrupt { table: "games", .. })
+    ));
 }
 
 #[test]
@@ -93,5 +123,8 @@ fn backup_is_a_consistent_copy() {
     let dest = dir.path().join("copy.db");
     host.store().backup_to(&dest).unwrap();
     let copy = host_at(&dest, Arc::new(ManualClock::at(0)));
-    assert_eq!(copy.view(id, Some("alice")).unwrap().own_pending.as_deref(), Some("rock"));
+    assert_eq!(
+        copy.view(id, Some("alice")).unwrap().own_pending.as_deref(),
+        Some("rock")
+    );
 }

@@ -84,7 +84,11 @@ impl Host {
                     display_name: name.to_string(),
                 },
             )?;
-            self.announce_lobby(tx, &row, format!("{name} joined {} in seat {}.", game_label(&row), seat + 1))?;
+            self.announce_lobby(
+                tx,
+                &row,
+                format!("{name} joined {} in seat {}.", game_label(&row), seat + 1),
+            )?;
             Ok(seat)
         })
     }
@@ -113,7 +117,10 @@ impl Host {
                     tx,
                     &row,
                     AnnouncementKind::Aborted,
-                    format!("{name} left and nobody is left in {}; it is closed.", game_label(&row)),
+                    format!(
+                        "{name} left and nobody is left in {}; it is closed.",
+                        game_label(&row)
+                    ),
                 )?;
             } else {
                 self.announce_lobby(tx, &row, format!("{name} left {}.", game_label(&row)))?;
@@ -136,7 +143,12 @@ impl Host {
             require_creator(&row, by_user, "add an AI")?;
             let entry = self.registry.get(&row.kind)?;
             let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
-                None => entry.ai_levels.first().copied().unwrap_or("default").to_string(),
+                None => entry
+                    .ai_levels
+                    .first()
+                    .copied()
+                    .unwrap_or("default")
+                    .to_string(),
                 Some(l) => check_level(entry.ai_levels, l)?,
             };
             let seats = tx.seats(game_id)?;
@@ -149,7 +161,15 @@ impl Host {
                     display_name: format!("AI ({level})"),
                 },
             )?;
-            self.announce_lobby(tx, &row, format!("An AI ({level}) takes seat {} of {}.", seat + 1, game_label(&row)))?;
+            self.announce_lobby(
+                tx,
+                &row,
+                format!(
+                    "An AI ({level}) takes seat {} of {}.",
+                    seat + 1,
+                    game_label(&row)
+                ),
+            )?;
             Ok(seat)
         })
     }
@@ -200,7 +220,12 @@ impl Host {
                     channel_id: row.channel_id.clone(),
                     kind: AnnouncementKind::Started,
                     turn: 0,
-                    text: format!("{} started: {}. {}", game_label(&row), names.join(", "), view.status),
+                    text: format!(
+                        "{} started: {}. {}",
+                        game_label(&row),
+                        names.join(", "),
+                        view.status
+                    ),
                     board: Some(view.board),
                     choices: Vec::new(),
                 },
@@ -212,7 +237,12 @@ impl Host {
 
     /// Ends a game without a result. Only its creator, or a moderator of the
     /// server (decided by the front-end), may.
-    pub fn abort(&self, game_id: GameId, by_user: &str, is_moderator: bool) -> Result<(), HostError> {
+    pub fn abort(
+        &self,
+        game_id: GameId,
+        by_user: &str,
+        is_moderator: bool,
+    ) -> Result<(), HostError> {
         let now = self.now();
         self.store.write(|tx| {
             let row = require_game(tx, game_id)?;
@@ -237,7 +267,12 @@ impl Host {
         })
     }
 
-    fn free_seat(&self, row: &GameRow, seats: &[SeatRow], wanted: Option<Seat>) -> Result<Seat, HostError> {
+    fn free_seat(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        wanted: Option<Seat>,
+    ) -> Result<Seat, HostError> {
         let options: serde_json::Value = serde_json::from_str(&row.options).unwrap_or_default();
         let count = self.registry.seat_count(&row.kind, &options)?;
         match wanted {

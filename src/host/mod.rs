@@ -238,7 +238,11 @@ fn outbox_item(r: OutboxRow) -> OutboxItem {
     OutboxItem {
         id: r.id,
         target: r.target,
-        announcement: serde_json::from_str(&r.payload)
-            .map_err(|e| format!("outbox row {} of game {} is unreadable: {e}", r.id, r.game_id)),
+        announcement: serde_json::from_str(&r.payload).map_err(|e| {
+            format!(
+                "outbox row {} of game {} is unreadable: {e}",
+                r.id, r.game_id
+            )
+        }),
     }
 }

@@ -150,13 +150,16 @@ impl<G: Game> AnyGame for Erased<G> {
     }
 }
 
+/// Builds a new game of one kind from options and a seed.
+type CreateFn = fn(&Value, u64) -> Result<Box<dyn AnyGame>, OptionsError>;
+
 /// Everything the registry needs to know of one kind.
 pub struct KindEntry {
     /// The kind's name (`Game::KIND`).
     pub name: &'static str,
     /// The AI levels the kind offers, default first.
     pub ai_levels: &'static [&'static str],
-    create: fn(&Value, u64) -> Result<Box<dyn AnyGame>, OptionsError>,
+    create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
 }
@@ -228,11 +231,11 @@ impl Registry {
     /// Every game gamehost ships.
     pub fn standard() -> Registry {
         Registry::default()
-        // gamehost:kinds — one `.with::<Engine>()` line per game, in the order players see them.
+            // gamehost:kinds — one `.with::<Engine>()` line per game, in the order players see them.
             .with::<crate::games::battle::Battle>()
-            .with::<crate::games::cards::Invisible>()
-            .with::<crate::games::diplomacy::Diplomacy>()
             .with::<crate::games::puzzle::PuzzleDuel>()
+            .with::<crate::games::diplomacy::Diplomacy>()
+            .with::<crate::games::cards::Invisible>()
     }
 
     /// Adds a kind (tests may add their own engines).

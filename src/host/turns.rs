@@ -3,7 +3,7 @@
 
 use super::registry::derive_seed;
 use super::{
-    AnyGame, Announcement, AnnouncementKind, GameId, Host, HostError, game_label, require_game,
+    Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
     seat_of_user,
 };
 use crate::games::seam::{AiBudget, Outcome, Seat, TurnReport};
@@ -100,7 +100,8 @@ impl Host {
             let engine = self.engine_of(&row)?;
             let awaiting = engine.awaiting();
             if !awaiting.contains(&seat) {
-                let names: Vec<String> = awaiting.iter().map(|s| seat_display(&seats, *s)).collect();
+                let names: Vec<String> =
+                    awaiting.iter().map(|s| seat_display(&seats, *s)).collect();
                 return Err(HostError::user(format!(
                     "It is not your turn in {}; waiting for {}.",
                     game_label(&row),
@@ -142,7 +143,10 @@ impl Host {
             )),
             (many, _) => Err(HostError::user(format!(
                 "You have moves to make in several games ({}); say which, e.g. `#{} <your move>`.",
-                many.iter().map(|g| game_label(g)).collect::<Vec<_>>().join(", "),
+                many.iter()
+                    .map(|g| game_label(g))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 many[0].id
             ))),
         }
@@ -169,7 +173,9 @@ impl Host {
         let pending = current_pending(tx, row)?;
         let before = pending.get(&seat);
         let merged = match before {
-            Some((prev, _)) if from_person => engine.combine(seat, prev, &action).map_err(corrupt)?,
+            Some((prev, _)) if from_person => {
+                engine.combine(seat, prev, &action).map_err(corrupt)?
+            }
             _ => action,
         };
         let is_final = engine.is_final(seat, &merged).map_err(corrupt)?;
@@ -196,7 +202,11 @@ impl Host {
             finals.remove(&seat);
         }
         let awaiting = engine.awaiting();
-        let missing: Vec<Seat> = awaiting.iter().copied().filter(|s| !finals.contains_key(s)).collect();
+        let missing: Vec<Seat> = awaiting
+            .iter()
+            .copied()
+            .filter(|s| !finals.contains_key(s))
+            .collect();
         if missing.is_empty() {
             self.resolve_turn(tx, row, engine, seats, finals)?;
             return Ok(Receipt {
@@ -217,7 +227,11 @@ impl Host {
                     "{} has moved in {}. Waiting for {}.",
                     seat_display(seats, seat),
                     game_label(row),
-                    missing.iter().map(|s| seat_display(seats, *s)).collect::<Vec<_>>().join(", ")
+                    missing
+                        .iter()
+                        .map(|s| seat_display(seats, *s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )?;
         }
@@ -255,13 +269,24 @@ impl Host {
                 actions.insert(*seat, engine.default_action(*seat));
             }
         }
-        let report = engine.resolve(&actions).map_err(|source| HostError::Corrupt {
-            game_id: row.id,
-            source,
-        })?;
-        let log_actions: BTreeMap<String, Value> =
-            actions.iter().map(|(s, a)| (s.to_string(), a.clone())).collect();
-        self.commit_turn(tx, row, engine.as_ref(), seats, &report, serde_json::to_string(&log_actions).unwrap_or_default())
+        let report = engine
+            .resolve(&actions)
+            .map_err(|source| HostError::Corrupt {
+                game_id: row.id,
+                source,
+            })?;
+        let log_actions: BTreeMap<String, Value> = actions
+            .iter()
+            .map(|(s, a)| (s.to_string(), a.clone()))
+            .collect();
+        self.commit_turn(
+            tx,
+            row,
+            engine.as_ref(),
+            seats,
+            &report,
+            serde_json::to_string(&log_actions).unwrap_or_default(),
+        )
     }
 
     /// Stores a changed position as the next turn and announces it.
@@ -307,7 +332,9 @@ impl Host {
             },
         )?;
         for (seat, text) in &report.private {
-            if let Some(Occupant::User(user)) = seats.iter().find(|s| s.seat == *seat).map(|s| &s.occupant) {
+            if let Some(Occupant::User(user)) =
+                seats.iter().find(|s| s.seat == *seat).map(|s| &s.occupant)
+            {
                 self.announce(
                     tx,
                     &row,
@@ -350,7 +377,10 @@ impl Host {
             Outcome::Draw(v) => format!(
                 "{} is over: a draw between {}.",
                 game_label(row),
-                v.iter().map(|s| seat_display(seats, *s)).collect::<Vec<_>>().join(", ")
+                v.iter()
+                    .map(|s| seat_display(seats, *s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         tx.finish_game(
@@ -386,7 +416,9 @@ impl Host {
             )?;
         }
         for seat in engine.awaiting() {
-            if let Some(Occupant::User(user)) = seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant) {
+            if let Some(Occupant::User(user)) =
+                seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+            {
                 let view = engine.view(Some(seat));
                 self.announce(
                     tx,
@@ -435,7 +467,8 @@ impl Host {
             let pending = current_pending(tx, &row)?;
             let mut out = Vec::new();
             for seat in engine.awaiting() {
-                let Some(Occupant::Ai(level)) = seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+                let Some(Occupant::Ai(level)) =
+                    seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
                 else {
                     continue;
                 };
@@ -483,7 +516,11 @@ impl Host {
     /// Lets every AI seat that must act do so, until none must (bounded, so
     /// an engine that keeps awaiting AIs cannot loop forever). Returns the
     /// number of AI actions made.
-    pub fn run_ai_turns(&self, game_id: Option<GameId>, max_actions: usize) -> Result<usize, HostError> {
+    pub fn run_ai_turns(
+        &self,
+        game_id: Option<GameId>,
+        max_actions: usize,
+    ) -> Result<usize, HostError> {
         let mut made = 0;
         while made < max_actions {
             let tasks = match game_id {
@@ -533,7 +570,9 @@ impl Host {
                 if pending.get(&seat).is_some_and(|(_, f)| *f) {
                     continue;
                 }
-                if let Some(Occupant::User(user)) = seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant) {
+                if let Some(Occupant::User(user)) =
+                    seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+                {
                     let view = engine.view(Some(seat));
                     self.announce(
                         tx,
@@ -615,7 +654,11 @@ impl Host {
             }
             let mut engine = self.engine_of(&row)?;
             let seats = tx.seats(row.id)?;
-            let names = missing.iter().map(|s| seat_display(&seats, *s)).collect::<Vec<_>>().join(", ");
+            let names = missing
+                .iter()
+                .map(|s| seat_display(&seats, *s))
+                .collect::<Vec<_>>()
+                .join(", ");
             if row.timeout_policy == TimeoutPolicy::Forfeit {
                 let mut report = TurnReport::default();
                 for &seat in &missing {
@@ -624,7 +667,11 @@ impl Host {
                     report.public.push('\n');
                     report.private.extend(r.private);
                 }
-                report.public = format!("Time is up in {}: {names} forfeit(s).\n{}", game_label(&row), report.public);
+                report.public = format!(
+                    "Time is up in {}: {names} forfeit(s).\n{}",
+                    game_label(&row),
+                    report.public
+                );
                 let log = serde_json::json!({ "forfeit": missing }).to_string();
                 self.commit_turn(tx, &row, engine.as_ref(), &seats, &report, log)?;
                 return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
@@ -680,12 +727,11 @@ impl Host {
             let engine = self.engine_of(&row)?;
             let pending = current_pending(tx, &row)?;
             match pending.get(&seat) {
-                Some((a, _)) => Ok(Some(engine.describe_action(seat, a).map_err(|source| {
-                    HostError::Corrupt {
-                        game_id,
-                        source,
-                    }
-                })?)),
+                Some((a, _)) => {
+                    Ok(Some(engine.describe_action(seat, a).map_err(|source| {
+                        HostError::Corrupt { game_id, source }
+                    })?))
+                }
                 None => Ok(None),
             }
         })
@@ -701,7 +747,11 @@ pub(super) fn running_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, Host
             "{} has not started yet; its creator starts it once every seat is taken.",
             game_label(&row)
         ))),
-        s => Err(HostError::user(format!("{} is {}.", game_label(&row), s.as_str()))),
+        s => Err(HostError::user(format!(
+            "{} is {}.",
+            game_label(&row),
+            s.as_str()
+        ))),
     }
 }
 

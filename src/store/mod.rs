@@ -9,8 +9,8 @@
 mod rows;
 
 pub use rows::{
-    DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow,
-    Target, TimeoutPolicy, TurnLogRow,
+    DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
+    TimeoutPolicy, TurnLogRow,
 };
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};

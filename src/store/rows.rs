@@ -175,9 +175,8 @@ impl RawGame {
         };
         let status = GameStatus::parse(&self.status)
             .ok_or_else(|| corrupt(format!("unknown status `{}`", self.status)))?;
-        let timeout_policy = TimeoutPolicy::parse(&self.timeout_policy).ok_or_else(|| {
-            corrupt(format!("unknown timeout policy `{}`", self.timeout_policy))
-        })?;
+        let timeout_policy = TimeoutPolicy::parse(&self.timeout_policy)
+            .ok_or_else(|| corrupt(format!("unknown timeout policy `{}`", self.timeout_policy)))?;
         let turn = u32::try_from(self.turn)
             .map_err(|_| corrupt(format!("turn {} out of range", self.turn)))?;
         if status != GameStatus::Lobby && self.state.is_none() {

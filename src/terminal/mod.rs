@@ -56,7 +56,12 @@ fn local_user() -> String {
 
 /// Plays one game on the given input and output until it ends, the player
 /// types `quit` (the game stays saved), or the input ends.
-pub fn play(host: &Host, args: &PlayArgs, mut input: impl BufRead, mut out: impl Write) -> anyhow::Result<()> {
+pub fn play(
+    host: &Host,
+    args: &PlayArgs,
+    mut input: impl BufRead,
+    mut out: impl Write,
+) -> anyhow::Result<()> {
     let user = local_user();
     let channel = format!("terminal:{user}");
     let game_id = open_game(host, args, &user, &channel, &mut out)?;
@@ -69,32 +74,46 @@ pub fn play(host: &Host, args: &PlayArgs, mut input: impl BufRead, mut out: impl
             return Ok(());
         }
         let view = host.view(game_id, Some(&user))?;
-        let my_turn = view.seats.iter().any(|s| s.awaited && Some(s.seat) == view.viewer_seat && !s.acted);
+        let my_turn = view
+            .seats
+            .iter()
+            .any(|s| s.awaited && Some(s.seat) == view.viewer_seat && !s.acted);
         if !my_turn {
             // Only AIs are awaited but they made no move: nothing can advance.
             anyhow::bail!("game #{game_id} is waiting for no one it can ask; this is a bug");
         }
-        if let Some(v) = &view.view {
-            if !v.choices.is_empty() {
-                let list: Vec<String> = v.choices.iter().map(|c| format!("`{}` ({})", c.text, c.label)).collect();
-                writeln!(out, "Your options: {}", list.join(", "))?;
-            }
+        if let Some(v) = view.view.as_ref().filter(|v| !v.choices.is_empty()) {
+            let list: Vec<String> = v
+                .choices
+                .iter()
+                .map(|c| format!("`{}` ({})", c.text, c.label))
+                .collect();
+            writeln!(out, "Your options: {}", list.join(", "))?;
         }
         write!(out, "> ")?;
         out.flush()?;
         let mut line = String::new();
         if input.read_line(&mut line)? == 0 {
-            writeln!(out, "\nInput ended; game #{game_id} is saved. Resume with the same command.")?;
+            writeln!(
+                out,
+                "\nInput ended; game #{game_id} is saved. Resume with the same command."
+            )?;
             return Ok(());
         }
         let line = line.trim();
         match line.to_ascii_lowercase().as_str() {
             "" => continue,
             "help" | "?" => {
-                writeln!(out, "Type your move, or: board (show the game), forfeit (give up), quit (save and leave).")?;
+                writeln!(
+                    out,
+                    "Type your move, or: board (show the game), forfeit (give up), quit (save and leave)."
+                )?;
             }
             "quit" | "exit" => {
-                writeln!(out, "Game #{game_id} is saved. Resume with the same command.")?;
+                writeln!(
+                    out,
+                    "Game #{game_id} is saved. Resume with the same command."
+                )?;
                 return Ok(());
             }
             "board" => print_view(host, game_id, &user, &mut out)?,
@@ -113,20 +132,33 @@ pub fn play(host: &Host, args: &PlayArgs, mut input: impl BufRead, mut out: impl
 }
 
 /// Resumes the user's unfinished game of this kind or creates a new one.
-fn open_game(host: &Host, args: &PlayArgs, user: &str, channel: &str, out: &mut impl Write) -> anyhow::Result<GameId> {
+fn open_game(
+    host: &Host,
+    args: &PlayArgs,
+    user: &str,
+    channel: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<GameId> {
     let kind = host.registry().get(&args.kind)?.name;
     if let Some(g) = host.game_in_channel(channel)? {
         if g.kind == kind && g.status == GameStatus::Running && !args.new {
-            writeln!(out, "Resuming game #{} ({}). Use --new for a fresh one.", g.id, g.kind)?;
+            writeln!(
+                out,
+                "Resuming game #{} ({}). Use --new for a fresh one.",
+                g.id, g.kind
+            )?;
             print_view(host, g.id, user, out)?;
             return Ok(g.id);
         }
         host.abort(g.id, user, true)?;
-        host.unsent_of_game(g.id)?.iter().try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
+        host.unsent_of_game(g.id)?
+            .iter()
+            .try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
     }
     let options = match &args.options {
-        Some(text) => serde_json::from_str(text)
-            .map_err(|e| anyhow::anyhow!("--options is not valid JSON ({e}); e.g. --options '{{}}'"))?,
+        Some(text) => serde_json::from_str(text).map_err(|e| {
+            anyhow::anyhow!("--options is not valid JSON ({e}); e.g. --options '{{}}'")
+        })?,
         None => serde_json::Value::Null,
     };
     let id = host.create_game(NewGame {
@@ -141,14 +173,23 @@ fn open_game(host: &Host, args: &PlayArgs, user: &str, channel: &str, out: &mut 
         timeout_policy: TimeoutPolicy::Default,
         creator_plays: false,
     })?;
-    let seats = host.registry().seat_count(kind, &serde_json::from_str(&host.game(id)?.options)?)?;
+    let seats = host
+        .registry()
+        .seat_count(kind, &serde_json::from_str(&host.game(id)?.options)?)?;
     let mine = args.seat.saturating_sub(1);
     if mine >= seats {
         host.abort(id, user, true)?;
-        anyhow::bail!("{kind} has seats 1 to {seats}; --seat {} does not exist", args.seat);
+        anyhow::bail!(
+            "{kind} has seats 1 to {seats}; --seat {} does not exist",
+            args.seat
+        );
     }
     host.join(id, user, user, Some(mine))?;
-    let level = if args.vs == "ai" { None } else { Some(args.vs.as_str()) };
+    let level = if args.vs == "ai" {
+        None
+    } else {
+        Some(args.vs.as_str())
+    };
     for seat in (0..seats).filter(|s| *s != mine) {
         if let Err(e) = host.add_ai(id, user, level, Some(seat)) {
             host.abort(id, user, true)?;
@@ -159,7 +200,12 @@ fn open_game(host: &Host, args: &PlayArgs, user: &str, channel: &str, out: &mut 
     Ok(id)
 }
 
-fn print_view(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> Result<(), anyhow::Error> {
+fn print_view(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    out: &mut impl Write,
+) -> Result<(), anyhow::Error> {
     let view = host.view(game_id, Some(user))?;
     if let Some(v) = view.view {
         writeln!(out, "{}\n{}", v.board.trim_end(), v.status)?;
@@ -169,7 +215,12 @@ fn print_view(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) ->
 
 /// Prints and marks delivered this game's announcements meant for the
 /// channel or this user.
-fn deliver(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> Result<(), anyhow::Error> {
+fn deliver(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    out: &mut impl Write,
+) -> Result<(), anyhow::Error> {
     for item in host.unsent_of_game(game_id)? {
         let mine = match &item.target {
             Target::Channel(_) => true,
@@ -189,7 +240,8 @@ fn deliver(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> Re
                 Err(e) => writeln!(out, "(an announcement could not be shown: {e})")?,
             }
         }
-        host.mark_sent(item.id).map_err(|e: HostError| anyhow::anyhow!(e))?;
+        host.mark_sent(item.id)
+            .map_err(|e: HostError| anyhow::anyhow!(e))?;
     }
     Ok(())
 }

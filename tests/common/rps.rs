@@ -17,7 +17,9 @@ impl Throw {
     fn beats(self, other: Throw) -> bool {
         matches!(
             (self, other),
-            (Throw::Rock, Throw::Scissors) | (Throw::Paper, Throw::Rock) | (Throw::Scissors, Throw::Paper)
+            (Throw::Rock, Throw::Scissors)
+                | (Throw::Paper, Throw::Rock)
+                | (Throw::Scissors, Throw::Paper)
         )
     }
     fn name(self) -> &'static str {
@@ -58,13 +60,23 @@ impl Game for Rps {
         if wins_needed == 0 || wins_needed > 50 {
             return Err(OptionsError("wins must be from 1 to 50".into()));
         }
-        Ok(Rps { wins_needed, score: [0, 0], round: 0, winner: None, drawn: false })
+        Ok(Rps {
+            wins_needed,
+            score: [0, 0],
+            round: 0,
+            winner: None,
+            drawn: false,
+        })
     }
     fn seat_name(&self, seat: Seat) -> String {
         format!("Player {}", seat + 1)
     }
     fn awaiting(&self) -> Vec<Seat> {
-        if self.winner.is_some() || self.drawn { vec![] } else { vec![0, 1] }
+        if self.winner.is_some() || self.drawn {
+            vec![]
+        } else {
+            vec![0, 1]
+        }
     }
     fn parse_action(&self, _seat: Seat, text: &str) -> Result<Throw, ActionError> {
         match text.trim().to_ascii_lowercase().as_str() {
@@ -101,7 +113,14 @@ impl Game for Rps {
         let mut private = BTreeMap::new();
         private.insert(0, format!("You threw {}.", a.name()));
         TurnReport {
-            public: format!("Round {}: {} vs {}. Score {}-{}.", self.round, a.name(), b.name(), self.score[0], self.score[1]),
+            public: format!(
+                "Round {}: {} vs {}. Score {}-{}.",
+                self.round,
+                a.name(),
+                b.name(),
+                self.score[0],
+                self.score[1]
+            ),
             private,
         }
     }
@@ -110,7 +129,10 @@ impl Game for Rps {
     }
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         self.winner = Some(1 - seat);
-        TurnReport { public: format!("Player {} forfeits.", seat + 1), private: BTreeMap::new() }
+        TurnReport {
+            public: format!("Player {} forfeits.", seat + 1),
+            private: BTreeMap::new(),
+        }
     }
     fn outcome(&self) -> Option<Outcome> {
         match (self.winner, self.drawn) {
@@ -121,7 +143,10 @@ impl Game for Rps {
     }
     fn view(&self, viewer: Option<Seat>) -> View {
         View {
-            board: format!("Score {}-{} after {} rounds", self.score[0], self.score[1], self.round),
+            board: format!(
+                "Score {}-{} after {} rounds",
+                self.score[0], self.score[1], self.round
+            ),
             status: match self.outcome() {
                 Some(o) => format!("Over: {o:?}"),
                 None => "Both players throw.".into(),
@@ -129,7 +154,11 @@ impl Game for Rps {
             choices: match viewer {
                 Some(_) if self.outcome().is_none() => ["rock", "paper", "scissors"]
                     .iter()
-                    .map(|t| ActionChoice { label: t.to_string(), text: t.to_string(), style: ChoiceStyle::Button })
+                    .map(|t| ActionChoice {
+                        label: t.to_string(),
+                        text: t.to_string(),
+                        style: ChoiceStyle::Button,
+                    })
                     .collect(),
                 _ => vec![],
             },
