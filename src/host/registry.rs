@@ -232,10 +232,10 @@ impl Registry {
     pub fn standard() -> Registry {
         Registry::default()
             // gamehost:kinds — one `.with::<Engine>()` line per game, in the order players see them.
+            .with::<crate::games::cards::Invisible>()
             .with::<crate::games::battle::Battle>()
             .with::<crate::games::puzzle::PuzzleDuel>()
             .with::<crate::games::diplomacy::Diplomacy>()
-            .with::<crate::games::cards::Invisible>()
     }
 
     /// Adds a kind (tests may add their own engines).
