@@ -40,12 +40,12 @@ pub fn card_text(card: i64) -> String {
     }
 }
 
-/// A card in a sentence: "the 100" or "a jam".
+/// A card in a sentence: "100" or "a jam" (as in "Player 1 plays 100").
 pub fn card_phrase(card: i64) -> String {
     if card == JAM {
         "a jam".to_string()
     } else {
-        format!("a {card}")
+        card.to_string()
     }
 }
 
