@@ -1,0 +1,44 @@
+//! Direct messages: a move written to the bot goes to the player's game
+//! (`#12 <move>` names one when several await them); the reply is the
+//! receipt or what was wrong.
+
+use super::{BotError, Data, moves, render};
+use poise::serenity_prelude as serenity;
+
+const HELP: &str = "Send me your move as text (Diplomacy: one order per line). \
+If you play several games, start with the game's number, e.g. `#12 play`. \
+In a server channel: `/game status` shows your view, `/orders` what you sent this turn.";
+
+/// Handles a message event: only DMs from people matter.
+pub async fn handle(
+    ctx: &serenity::Context,
+    data: &Data,
+    msg: &serenity::Message,
+) -> Result<(), BotError> {
+    if msg.author.bot || msg.guild_id.is_some() {
+        return Ok(());
+    }
+    let (game, text) = moves::split_game(&msg.content);
+    let text = text.to_string();
+    let reply = if text.is_empty() || text.eq_ignore_ascii_case("help") {
+        HELP.to_string()
+    } else {
+        let user = msg.author.id.to_string();
+        match data.host(move |h| h.submit(game, &user, &text)).await {
+            Ok(r) => {
+                data.wake.all();
+                moves::receipt_text(&r)
+            }
+            Err(e) => {
+                if e.user_message().is_none() {
+                    tracing::error!(user = %msg.author.id, game_id = ?game, error = %e, "DM move failed");
+                }
+                e.shown()
+            }
+        }
+    };
+    for part in render::split(&reply, render::MAX_CONTENT) {
+        msg.channel_id.say(&ctx.http, part).await?;
+    }
+    Ok(())
+}

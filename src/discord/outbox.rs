@@ -1,0 +1,304 @@
+//! Delivers the host's outbox: channel announcements, prompts with buttons
+//! (in the channel for channel-move games, by DM for hidden moves), private
+//! notes and reminders by DM. A user whose DMs are closed (50007) gets a
+//! channel message that mentions them without revealing anything, with a
+//! button that shows their move privately. Rows are marked sent after
+//! delivery, so nothing is lost across a restart.
+
+use super::{Data, components, game, render};
+use crate::host::{Announcement, AnnouncementKind, OutboxItem};
+use crate::store::{GameStatus, Target};
+use poise::serenity_prelude as serenity;
+use serenity::{ChannelId, CreateActionRow, CreateAllowedMentions, CreateMessage, Http, UserId};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest the loop waits without looking at the outbox.
+const MAX_IDLE: Duration = Duration::from_secs(5);
+
+/// What became of one row.
+enum Fate {
+    /// Delivered (or undeliverable for good): mark it sent.
+    Done,
+    /// Discord or the network failed: try again later.
+    Retry,
+    /// Not ours (e.g. a terminal game's row): leave it.
+    Skip,
+}
+
+/// Runs until aborted.
+pub async fn run(http: Arc<Http>, data: Data) {
+    let mut backoff = Duration::from_millis(500);
+    loop {
+        let items = {
+            let host = data.host.clone();
+            tokio::task::spawn_blocking(move || host.unsent(200)).await
+        };
+        let items = match items {
+            Ok(Ok(items)) => items,
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "cannot read the outbox");
+                Vec::new()
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "outbox task failed");
+                Vec::new()
+            }
+        };
+        let mut retry = false;
+        for item in items {
+            let id = item.id;
+            match deliver(&http, &data, &item).await {
+                Fate::Done => {
+                    let host = data.host.clone();
+                    if let Ok(Err(e)) =
+                        tokio::task::spawn_blocking(move || host.mark_sent(id)).await
+                    {
+                        tracing::error!(outbox_id = id, error = %e, "cannot mark an announcement sent");
+                    }
+                }
+                Fate::Skip => {}
+                Fate::Retry => {
+                    retry = true;
+                    break;
+                }
+            }
+        }
+        let wait = if retry {
+            backoff = (backoff * 2).min(Duration::from_secs(60));
+            backoff
+        } else {
+            backoff = Duration::from_millis(500);
+            MAX_IDLE
+        };
+        tokio::select! {
+            _ = data.wake.outbox.notified() => {}
+            _ = tokio::time::sleep(wait) => {}
+        }
+    }
+}
+
+fn snowflake(s: &str) -> Option<u64> {
+    s.parse::<u64>().ok().filter(|n| *n != 0)
+}
+
+/// The Discord error code of a failed request, if any.
+fn error_code(e: &serenity::Error) -> Option<(u16, isize)> {
+    match e {
+        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
+            Some((r.status_code.as_u16(), r.error.code))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a failed send should be tried again later.
+fn transient(e: &serenity::Error) -> bool {
+    match error_code(e) {
+        Some((status, _)) => status == 429 || status >= 500,
+        None => true,
+    }
+}
+
+async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
+    let a = match &item.announcement {
+        Ok(a) => a,
+        Err(e) => {
+            tracing::error!(outbox_id = item.id, error = %e, "unreadable announcement dropped");
+            return Fate::Done;
+        }
+    };
+    let result = match &item.target {
+        Target::Channel(c) => match snowflake(c) {
+            Some(c) => send(http, ChannelId::new(c), channel_messages(data, a).await).await,
+            None => return Fate::Skip,
+        },
+        Target::User(u) => match (snowflake(u), snowflake(&a.channel_id)) {
+            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u)).await,
+            _ => return Fate::Skip,
+        },
+    };
+    match result {
+        Ok(()) => Fate::Done,
+        Err(e) if transient(&e) => {
+            tracing::warn!(outbox_id = item.id, game_id = a.game_id, error = %e, "delivery failed; will retry");
+            Fate::Retry
+        }
+        Err(e) => {
+            tracing::error!(outbox_id = item.id, game_id = a.game_id, error = %e, "Discord refused an announcement; dropped");
+            Fate::Done
+        }
+    }
+}
+
+/// Sends messages in order.
+async fn send(
+    http: &Http,
+    channel: ChannelId,
+    msgs: Vec<CreateMessage>,
+) -> Result<(), serenity::Error> {
+    for m in msgs {
+        channel.send_message(http, m).await?;
+    }
+    Ok(())
+}
+
+/// A text split into messages, with components on the last one.
+fn messages(text: &str, rows: Vec<CreateActionRow>, mention: Option<UserId>) -> Vec<CreateMessage> {
+    let parts = render::split(text, render::MAX_CONTENT);
+    let n = parts.len();
+    let mut rows = Some(rows);
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let allowed =
+                CreateAllowedMentions::new().users(mention.into_iter().collect::<Vec<_>>());
+            let mut m = CreateMessage::new().content(p).allowed_mentions(allowed);
+            if i + 1 == n
+                && let Some(r) = rows.take().filter(|r| !r.is_empty())
+            {
+                m = m.components(r);
+            }
+            m
+        })
+        .collect()
+}
+
+/// How an announcement looks in its game's channel.
+async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
+    match a.kind {
+        AnnouncementKind::Lobby => {
+            let g = a.game_id;
+            let view = data.host(move |h| h.view(g, None)).await.ok();
+            let mut text = a.text.clone();
+            let mut rows = Vec::new();
+            if let Some(v) = view.filter(|v| v.status == GameStatus::Lobby) {
+                text.push_str("\nSeats:");
+                for s in &v.seats {
+                    text.push_str(&format!("\n{}. {}", s.seat + 1, s.name));
+                }
+                rows = components::lobby_rows(g);
+            }
+            messages(&text, rows, None)
+        }
+        _ => messages(
+            &render::with_board(&a.text, a.board.as_deref()),
+            vec![],
+            None,
+        ),
+    }
+}
+
+/// Whether an announcement for a user is still current (a prompt for a
+/// turn already resolved is not worth sending).
+async fn current(data: &Data, a: &Announcement) -> bool {
+    if !matches!(
+        a.kind,
+        AnnouncementKind::Prompt | AnnouncementKind::Reminder
+    ) {
+        return true;
+    }
+    let g = a.game_id;
+    match data.host(move |h| h.game(g)).await {
+        Ok(row) => row.status == GameStatus::Running && row.turn == a.turn,
+        Err(_) => false,
+    }
+}
+
+async fn to_user(
+    http: &Http,
+    data: &Data,
+    a: &Announcement,
+    user: UserId,
+) -> Result<(), serenity::Error> {
+    if !current(data, a).await {
+        return Ok(());
+    }
+    let channel = ChannelId::new(snowflake(&a.channel_id).unwrap_or(1));
+    let (rows, cut) = components::choice_rows(a.game_id, a.turn, &a.choices);
+    let more = if cut {
+        "\n(More choices than fit here: type them with `/move`.)"
+    } else {
+        ""
+    };
+    let channel_moves = data.settings.channel_move_kinds.contains(&a.game_kind);
+    if a.kind == AnnouncementKind::Prompt && channel_moves {
+        // Moves of this game are public: prompt in the channel.
+        let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
+        return send(http, channel, messages(&text, rows, Some(user))).await;
+    }
+    let link = link_to(data, a).await;
+    let body = match a.kind {
+        AnnouncementKind::Prompt => format!(
+            "{}{more}\n{link}",
+            render::with_board(&a.text, a.board.as_deref())
+        ),
+        _ => format!(
+            "{}\n{link}",
+            render::with_board(&a.text, a.board.as_deref())
+        ),
+    };
+    let dm = match user.create_dm_channel(http).await {
+        Ok(dm) => dm,
+        Err(e) => return closed_or(http, e, channel, user, a).await,
+    };
+    match send(http, dm.id, messages(&body, rows, None)).await {
+        Ok(()) => Ok(()),
+        Err(e) => closed_or(http, e, channel, user, a).await,
+    }
+}
+
+/// DMs closed (50007): tell the user in the game's channel without saying
+/// anything private; otherwise pass the error on.
+async fn closed_or(
+    http: &Http,
+    e: serenity::Error,
+    channel: ChannelId,
+    user: UserId,
+    a: &Announcement,
+) -> Result<(), serenity::Error> {
+    if !matches!(error_code(&e), Some((_, 50007))) {
+        return Err(e);
+    }
+    let who = game::mention(&user.to_string());
+    let label = format!("{} #{}", a.game_kind, a.game_id);
+    let text = match a.kind {
+        AnnouncementKind::Prompt => format!(
+            "{who}, it is your move in {label}, but I cannot DM you (your DMs are closed). Press **Show my move** to see it privately."
+        ),
+        AnnouncementKind::Reminder => format!(
+            "{who}, the deadline in {label} is close and you have not moved yet. Press **Show my move**."
+        ),
+        _ => format!(
+            "{who}, I have a private note for you about {label}, but your DMs are closed. Press **Show my move** to see your view."
+        ),
+    };
+    send(
+        http,
+        channel,
+        messages(
+            &text,
+            vec![components::show_row(a.game_id, a.turn)],
+            Some(user),
+        ),
+    )
+    .await
+}
+
+/// A link back to the game's channel.
+async fn link_to(data: &Data, a: &Announcement) -> String {
+    let g = a.game_id;
+    let guild = data
+        .host(move |h| h.game(g))
+        .await
+        .ok()
+        .and_then(|r| r.guild_id);
+    match guild {
+        Some(guild) => format!(
+            "Game channel: https://discord.com/channels/{guild}/{}",
+            a.channel_id
+        ),
+        None => format!("Game channel: <#{}>", a.channel_id),
+    }
+}

@@ -1,0 +1,410 @@
+//! The real bot (poise/serenity) against a fake Discord on 127.0.0.1:
+//! slash commands, lobby buttons, moves by DM buttons and typed DMs, the
+//! channel-move flow with the AI, deadlines, closed DMs, restarts, and
+//! Discord's payload limits (the fake rejects what Discord would).
+
+mod support;
+
+use serde_json::json;
+use support::fake_discord::{FakeDiscord, Msg};
+use support::*;
+
+const CH: u64 = 2_000_000_000_000_001;
+
+async fn channel_msg(fake: &FakeDiscord, ch: u64, needle: &str) -> Msg {
+    let n = needle.to_string();
+    fake.wait_for(
+        &format!("a message in the channel containing {needle:?}"),
+        move |s| {
+            s.channel(ch)
+                .into_iter()
+                .rev()
+                .find(|m| m.text().contains(&n))
+                .cloned()
+        },
+    )
+    .await
+}
+
+async fn dm_with(fake: &FakeDiscord, user: u64, needle: &str) -> Msg {
+    let n = needle.to_string();
+    fake.wait_for(&format!("a DM to {user} containing {needle:?}"), move |s| {
+        s.dms(user)
+            .into_iter()
+            .rev()
+            .find(|m| m.text().contains(&n))
+            .cloned()
+    })
+    .await
+}
+
+fn count_in_channel(fake: &FakeDiscord, ch: u64, needle: &str) -> usize {
+    fake.state()
+        .channel(ch)
+        .iter()
+        .filter(|m| m.text().contains(needle))
+        .count()
+}
+
+fn opt(name: &str, kind: u8, value: serde_json::Value) -> serde_json::Value {
+    json!({"name": name, "type": kind, "value": value})
+}
+
+/// Creates a game by slash command and seats Bob with the lobby's Join button.
+async fn lobby_with_bob(h: &Harness, ch: u64, kind: &str, extra: Vec<serde_json::Value>) -> i64 {
+    let mut options = vec![opt("kind", 3, json!(kind))];
+    options.extend(extra);
+    let t = h.fake.slash(ALICE, ch, &["game", "new"], json!(options));
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("Created"), "{reply}");
+    let lobby = channel_msg(&h.fake, ch, "Alice created").await;
+    let id: i64 = reply
+        .split('#')
+        .nth(1)
+        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|d| d.parse().ok())
+        .expect("game id in reply");
+    let join = lobby.button("Join").expect("Join button");
+    let t = h.fake.click(BOB, lobby.id, &join);
+    assert!(h.fake.reply_text(&t).await.contains("seat 2"));
+    id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn start_up_registers_commands_once_with_minimal_intents() {
+    let mut h = Harness::start().await;
+    let cmds = h.fake.wait_commands().await;
+    let names: Vec<&str> = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for n in ["game", "move", "orders"] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    let game = cmds
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "game")
+        .unwrap();
+    let subs: Vec<&str> = game["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["name"].as_str().unwrap())
+        .collect();
+    for s in [
+        "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
+    ] {
+        assert!(subs.contains(&s), "{subs:?}");
+    }
+    let intents = h.fake.state().identify.as_ref().unwrap()["intents"]
+        .as_u64()
+        .unwrap();
+    // GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES, nothing privileged.
+    assert_eq!(intents, 1 | (1 << 9) | (1 << 12));
+    assert_eq!(h.fake.state().command_puts, 1);
+    h.restart().await;
+    // The second start finds the same commands and does not register again.
+    let t = h.fake.slash(ALICE, CH, &["game", "list"], json!([]));
+    assert!(h.fake.reply_text(&t).await.contains("No games"));
+    assert_eq!(h.fake.state().command_puts, 1);
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hidden_duel_by_dm_buttons_and_typed_dms() {
+    let h = Harness::start().await;
+    let ch = CH + 1;
+    let id = lobby_with_bob(&h, ch, "hands", vec![]).await;
+    // Only the creator starts.
+    let lobby = channel_msg(&h.fake, ch, "Bob joined").await;
+    let t = h.fake.click(BOB, lobby.id, &lobby.button("Start").unwrap());
+    assert!(h.fake.reply_text(&t).await.contains("Only the creator"));
+    let t = h
+        .fake
+        .click(ALICE, lobby.id, &lobby.button("Start").unwrap());
+    assert!(h.fake.reply_text(&t).await.contains("started"));
+    channel_msg(&h.fake, ch, "started").await;
+
+    // Both get a DM prompt with buttons and a link back to the channel.
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    let pb = dm_with(&h.fake, BOB, "Your move").await;
+    assert!(pa.text().contains(&format!(
+        "/channels/{}/{ch}",
+        support::fake_discord::GUILD_ID
+    )));
+    assert_eq!(pa.buttons().len(), 3, "{:?}", pa.buttons());
+
+    // Alice throws paper by button: a private receipt, a public "moved" without the content.
+    let t = h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    let receipt = h.fake.reply_text(&t).await;
+    assert!(
+        receipt.contains("paper") && receipt.contains("Waiting for Bob"),
+        "{receipt}"
+    );
+    channel_msg(&h.fake, ch, "Alice has moved").await;
+    assert!(
+        h.fake
+            .state()
+            .channel(ch)
+            .iter()
+            .all(|m| !m.text().contains("paper")),
+        "the hidden move leaked:\n{}",
+        h.fake.state().dump()
+    );
+    // Carol, who plays nothing, writes a DM: a clear answer.
+    h.fake.dm(CAROL, "rock");
+    let m = dm_with(&h.fake, CAROL, "not playing").await;
+    assert!(m.text().contains("any running game"), "{}", m.text());
+
+    // Bob answers by a typed DM with a mistake, then correctly.
+    h.fake.dm(BOB, "stone");
+    dm_with(&h.fake, BOB, "`stone` is not a throw").await;
+    h.fake.dm(BOB, &format!("#{id} rock"));
+    dm_with(&h.fake, BOB, "Recorded").await;
+    channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
+    // The private part of the report goes to Alice only.
+    dm_with(&h.fake, ALICE, "Secret note").await;
+    assert!(
+        h.fake
+            .state()
+            .channel(ch)
+            .iter()
+            .all(|m| !m.text().contains("Secret note"))
+    );
+
+    // A button of turn 0 is stale now.
+    let t = h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
+    assert!(h.fake.reply_text(&t).await.contains("earlier turn"));
+
+    // Round 2 by buttons: Alice wins 2-0.
+    let pa2 = dm_with(&h.fake, ALICE, "Score 1-0").await;
+    let pb2 = dm_with(&h.fake, BOB, "Score 1-0").await;
+    h.fake
+        .click(ALICE, pa2.id, &pa2.button("scissors").unwrap());
+    h.fake.click(BOB, pb2.id, &pb2.button("paper").unwrap());
+    channel_msg(&h.fake, ch, "is over").await;
+    let over = channel_msg(&h.fake, ch, "is over").await;
+    assert!(over.text().contains("Alice"), "{}", over.text());
+    h.delivered().await;
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closed_dms_get_a_channel_prompt_without_secrets() {
+    let h = Harness::start().await;
+    let ch = CH + 2;
+    h.fake.close_dms(BOB);
+    lobby_with_bob(&h, ch, "hands", vec![]).await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let notice = channel_msg(&h.fake, ch, "DMs are closed").await;
+    assert!(notice.content().contains(&format!("<@{BOB}>")));
+    assert!(
+        !notice.text().contains("scissors"),
+        "choices leaked into the channel"
+    );
+    let show = notice.button("Show my move").expect("show button");
+    let t = h.fake.click(BOB, notice.id, &show);
+    let replies = h.fake.replies(&t).await;
+    let private = replies.last().unwrap().clone();
+    assert!(private.ephemeral, "the private view must be ephemeral");
+    assert_eq!(private.buttons().len(), 3);
+    // Bob plays from the ephemeral message; Alice from her DM.
+    let t = h
+        .fake
+        .click(BOB, private.id, &private.button("scissors").unwrap());
+    assert!(h.fake.reply_text(&t).await.contains("Recorded"));
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    channel_msg(&h.fake, ch, "Round 1: paper against scissors").await;
+    h.delivered().await;
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn channel_moves_against_the_ai_within_discord_limits() {
+    let h = Harness::start().await;
+    let ch = CH + 3;
+    let t = h.fake.slash(
+        ALICE,
+        ch,
+        &["game", "new"],
+        json!([
+            opt("kind", 3, json!("nim")),
+            opt("options", 3, json!("{\"stones\": 5, \"big\": true}"))
+        ]),
+    );
+    assert!(h.fake.reply_text(&t).await.contains("Created nim"));
+    let t = h.fake.slash(ALICE, ch, &["game", "ai"], json!([]));
+    assert!(h.fake.reply_text(&t).await.contains("AI"));
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    // The board is over 2000 characters: split into several messages.
+    channel_msg(&h.fake, ch, "line 59").await;
+    // The prompt is in the channel, mentioning Alice, with buttons and two select menus (33 choices).
+    let prompt = channel_msg(&h.fake, ch, "Your move in nim").await;
+    assert!(prompt.content().starts_with(&format!("<@{ALICE}>")));
+    assert_eq!(prompt.buttons().len(), 3);
+    let selects = prompt.selects();
+    assert_eq!(selects.len(), 2);
+    assert!(selects.iter().all(|(_, o)| o.len() <= 25));
+    // Bob may not move for Alice.
+    let t = h
+        .fake
+        .click(BOB, prompt.id, &prompt.button("Take 2").unwrap());
+    assert!(h.fake.reply_text(&t).await.contains("not playing"));
+    // Alice takes 1 through the select menu; the AI (takes 1) answers by itself.
+    let (sel_id, opts) = &selects[1];
+    let t = h
+        .fake
+        .select(ALICE, prompt.id, sel_id, &[opts[0].1.as_str()]);
+    assert!(h.fake.reply_text(&t).await.contains("take 1"));
+    channel_msg(&h.fake, ch, "Player 2 takes 1; 3 left").await;
+    // Alice: take 3, wins.
+    let p2 = channel_msg(&h.fake, ch, "3 left").await;
+    let _ = p2;
+    let prompt2 = h
+        .fake
+        .wait_for("a second prompt", |s| {
+            s.channel(ch)
+                .into_iter()
+                .rev()
+                .find(|m| m.text().contains("Your move in nim") && m.id != prompt.id)
+                .cloned()
+        })
+        .await;
+    let t = h
+        .fake
+        .click(ALICE, prompt2.id, &prompt2.button("Take 3").unwrap());
+    h.fake.reply_text(&t).await;
+    let over = channel_msg(&h.fake, ch, "is over").await;
+    assert!(over.text().contains("Alice"));
+    for m in h.fake.state().messages.iter() {
+        assert!(m.content().chars().count() <= 2000);
+    }
+    h.delivered().await;
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
+    let mut h = Harness::start().await;
+    let ch = CH + 4;
+    lobby_with_bob(
+        &h,
+        ch,
+        "hands",
+        vec![opt("options", 3, json!("{\"wins\": 2}"))],
+    )
+    .await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    // Alice moves, then the bot goes down before Bob moves.
+    let t = h.fake.click(ALICE, pa.id, &pa.button("rock").unwrap());
+    h.fake.reply_text(&t).await;
+    channel_msg(&h.fake, ch, "Alice has moved").await;
+    h.delivered().await;
+    h.restart().await;
+    // Bob's move (a DM to the new bot) completes the turn with Alice's pending move.
+    h.fake.dm(BOB, "scissors");
+    channel_msg(&h.fake, ch, "Round 1: rock against scissors").await;
+    let pa2 = dm_with(&h.fake, ALICE, "Score 1-0").await;
+    let pb2 = dm_with(&h.fake, BOB, "Score 1-0").await;
+    h.fake.click(ALICE, pa2.id, &pa2.button("rock").unwrap());
+    h.fake.click(BOB, pb2.id, &pb2.button("scissors").unwrap());
+    channel_msg(&h.fake, ch, "is over").await;
+    h.delivered().await;
+    assert_eq!(
+        count_in_channel(&h.fake, ch, "has moved"),
+        2,
+        "one per round"
+    );
+    for needle in ["started", "Round 1:", "Round 2:", "is over", "Bob joined"] {
+        assert_eq!(
+            count_in_channel(&h.fake, ch, needle),
+            1,
+            "{needle:?} posted more than once\n{}",
+            h.fake.state().dump()
+        );
+    }
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deadline_resolves_the_turn_and_reminds_first() {
+    let h = Harness::start().await;
+    let ch = CH + 5;
+    lobby_with_bob(&h, ch, "hands", vec![opt("deadline", 3, json!("10m"))]).await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    channel_msg(&h.fake, ch, "Alice has moved").await;
+    // 80% of the time gone: Bob (only) is reminded.
+    h.advance(8 * 60_000 + 1_000);
+    dm_with(&h.fake, BOB, "minute(s) left").await;
+    assert!(
+        h.fake
+            .state()
+            .dms(ALICE)
+            .iter()
+            .all(|m| !m.text().contains("minute(s) left"))
+    );
+    // Past the deadline: Bob gets the default (rock) and the turn resolves.
+    h.advance(2 * 60_000);
+    channel_msg(&h.fake, ch, "Time is up").await;
+    channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
+    h.delivered().await;
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
+    let h = Harness::start().await;
+    let ch = CH + 6;
+    lobby_with_bob(&h, ch, "hands", vec![]).await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let pb = dm_with(&h.fake, BOB, "Your move").await;
+    let t = h.fake.slash(BOB, ch, &["game", "abort"], json!([]));
+    assert!(h.fake.reply_text(&t).await.contains("Only the creator"));
+    let t = h
+        .fake
+        .slash_as(MOD, ch, &["game", "abort"], json!([]), true, true);
+    assert!(h.fake.reply_text(&t).await.contains("aborted"));
+    channel_msg(&h.fake, ch, "was aborted").await;
+    let t = h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
+    assert!(
+        h.fake
+            .reply_text(&t)
+            .await
+            .contains("aborted; this button no longer does anything")
+    );
+    // A command in a channel without a game, and an unknown kind: kind answers.
+    let t = h.fake.slash(BOB, ch, &["game", "forfeit"], json!([]));
+    assert!(
+        h.fake
+            .reply_text(&t)
+            .await
+            .contains("no game in this channel")
+    );
+    let t = h.fake.slash(
+        BOB,
+        ch,
+        &["game", "new"],
+        json!([opt("kind", 3, json!("chess"))]),
+    );
+    let r = h.fake.reply_text(&t).await;
+    assert!(
+        r.contains("no game called `chess`") && r.contains("hands"),
+        "{r}"
+    );
+    let replies = h.fake.replies(&t).await;
+    assert!(replies.iter().all(|m| m.ephemeral));
+    h.assert_clean();
+}

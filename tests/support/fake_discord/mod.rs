@@ -1,0 +1,562 @@
+//! A fake Discord on 127.0.0.1 for the bot's end-to-end tests.
+//!
+//! - REST (`rest.rs`): the endpoints the bot uses, reached through serenity's
+//!   `HttpBuilder::proxy(..)`; every message payload is checked against
+//!   Discord's limits (`limits.rs`) and the message Discord would return is
+//!   built and deserialised into serenity's own `Message`, so a payload or a
+//!   fixture that serenity could not read fails loudly.
+//! - Gateway (`gateway.rs`): a websocket whose URL `GET /api/v10/gateway`
+//!   returns: HELLO, IDENTIFY, READY, heartbeats, and events injected by the
+//!   tests (slash commands, button clicks, select menus, DMs), each
+//!   deserialised into serenity's model types before it is sent.
+//!
+//! Everything the bot sends is recorded in [`State`]; tests wait on it with
+//! [`FakeDiscord::wait_for`] (polling on change notifications with a
+//! timeout, never sleeping).
+
+mod gateway;
+mod limits;
+mod rest;
+
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::{Notify, mpsc};
+
+/// The application (and bot user) id of the fake bot.
+pub const APP_ID: u64 = 4_000_000_000_000_001;
+/// The guild the tests play in.
+pub const GUILD_ID: u64 = 5_000_000_000_000_001;
+/// The token the bot must present.
+pub const TOKEN: &str = "fake-token.not-a-secret";
+
+/// How long a test waits for something before failing.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// One message as the fake stored it.
+#[derive(Debug, Clone)]
+pub struct Msg {
+    /// Message id.
+    pub id: u64,
+    /// Channel (a DM channel for DMs).
+    pub channel_id: u64,
+    /// The user whose DM channel it is in, if a DM.
+    pub dm_user: Option<u64>,
+    /// For interaction responses: the interaction's user.
+    pub for_user: Option<u64>,
+    /// Ephemeral (flag 64): only `for_user` sees it.
+    pub ephemeral: bool,
+    /// Whether it came from an interaction response or follow-up.
+    pub from_interaction: bool,
+    /// The token of the interaction it answers.
+    pub token: Option<String>,
+    /// The full message object (as serenity reads it).
+    pub json: Value,
+}
+
+impl Msg {
+    /// The content.
+    pub fn content(&self) -> &str {
+        self.json["content"].as_str().unwrap_or("")
+    }
+
+    /// Content and embed texts together, for matching.
+    pub fn text(&self) -> String {
+        let mut s = self.content().to_string();
+        if let Some(embeds) = self.json["embeds"].as_array() {
+            for e in embeds {
+                for k in ["title", "description"] {
+                    if let Some(t) = e[k].as_str() {
+                        s.push('\n');
+                        s.push_str(t);
+                    }
+                }
+                if let Some(fields) = e["fields"].as_array() {
+                    for f in fields {
+                        s.push('\n');
+                        s.push_str(f["name"].as_str().unwrap_or(""));
+                        s.push('\n');
+                        s.push_str(f["value"].as_str().unwrap_or(""));
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    /// (label, custom_id) of every button.
+    pub fn buttons(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for row in self.json["components"].as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                if c["type"] == 2 {
+                    out.push((
+                        c["label"].as_str().unwrap_or("").to_string(),
+                        c["custom_id"].as_str().unwrap_or("").to_string(),
+                    ));
+                }
+            }
+        }
+        out
+    }
+
+    /// (custom_id, [(label, value)]) of every select menu.
+    pub fn selects(&self) -> Vec<(String, Vec<(String, String)>)> {
+        let mut out = Vec::new();
+        for row in self.json["components"].as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                if c["type"] == 3 {
+                    let opts = c["options"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|o| {
+                            (
+                                o["label"].as_str().unwrap_or("").to_string(),
+                                o["value"].as_str().unwrap_or("").to_string(),
+                            )
+                        })
+                        .collect();
+                    out.push((c["custom_id"].as_str().unwrap_or("").to_string(), opts));
+                }
+            }
+        }
+        out
+    }
+
+    /// The custom id of the button whose label contains `label` (case-insensitive).
+    pub fn button(&self, label: &str) -> Option<String> {
+        let l = label.to_lowercase();
+        self.buttons()
+            .into_iter()
+            .find(|(lab, _)| lab.to_lowercase().contains(&l))
+            .map(|(_, id)| id)
+    }
+}
+
+/// One interaction the fake sent and its response state.
+#[derive(Debug, Clone)]
+pub struct Interaction {
+    /// Interaction id.
+    pub id: u64,
+    /// The user who acted.
+    pub user: u64,
+    /// The channel.
+    pub channel_id: u64,
+    /// When it was sent to the bot.
+    pub sent_at: Instant,
+    /// The response type (4, 5, 6, 7...) once answered.
+    pub response: Option<u64>,
+    /// The message the interaction came from (components).
+    pub message_id: Option<u64>,
+    /// The original response message, once there is one.
+    pub original: Option<u64>,
+}
+
+/// Everything the fake has seen.
+#[derive(Default)]
+pub struct State {
+    /// Messages in creation order (edits update in place).
+    pub messages: Vec<Msg>,
+    /// Every REST request: "METHOD path -> status".
+    pub requests: Vec<String>,
+    /// Payloads the fake rejected as Discord would, with the reason.
+    pub rejected: Vec<String>,
+    /// Registered application commands (the last PUT body).
+    pub commands: Option<Value>,
+    /// How many times commands were registered.
+    pub command_puts: usize,
+    /// The last IDENTIFY payload.
+    pub identify: Option<Value>,
+    /// Number of gateway sessions that reached READY.
+    pub sessions: usize,
+    /// Interactions by token.
+    pub interactions: HashMap<String, Interaction>,
+    /// DM channel of each user.
+    pub dm_channels: HashMap<u64, u64>,
+    /// Users whose DMs are closed to the bot (error 50007).
+    pub closed_dms: HashSet<u64>,
+    /// Display names of users.
+    pub names: HashMap<u64, String>,
+    pub(crate) next_id: u64,
+    pub(crate) gateway: Option<mpsc::UnboundedSender<String>>,
+    pub(crate) gateway_session: u64,
+    pub(crate) seq: u64,
+}
+
+impl State {
+    pub(crate) fn id(&mut self) -> u64 {
+        self.next_id += 1;
+        6_000_000_000_000_000 + self.next_id
+    }
+
+    /// Messages visible in a channel (not ephemeral).
+    pub fn channel(&self, channel_id: u64) -> Vec<&Msg> {
+        self.messages
+            .iter()
+            .filter(|m| m.channel_id == channel_id && !m.ephemeral)
+            .collect()
+    }
+
+    /// DMs the bot sent to a user.
+    pub fn dms(&self, user: u64) -> Vec<&Msg> {
+        self.messages
+            .iter()
+            .filter(|m| m.dm_user == Some(user))
+            .collect()
+    }
+
+    /// Interaction responses / follow-ups shown to a user (ephemeral or not).
+    pub fn replies_to(&self, user: u64) -> Vec<&Msg> {
+        self.messages
+            .iter()
+            .filter(|m| m.from_interaction && m.for_user == Some(user))
+            .collect()
+    }
+
+    /// A message by id.
+    pub fn message(&self, id: u64) -> Option<&Msg> {
+        self.messages.iter().find(|m| m.id == id)
+    }
+
+    /// Everything as text, for failure messages.
+    pub fn dump(&self) -> String {
+        let mut s = String::new();
+        for m in &self.messages {
+            s.push_str(&format!(
+                "[{} ch={} dm={:?} eph={} btns={:?} sel={}] {}\n",
+                m.id,
+                m.channel_id,
+                m.dm_user,
+                m.ephemeral,
+                m.buttons().iter().map(|b| &b.0).collect::<Vec<_>>(),
+                m.selects().len(),
+                m.text().replace('\n', " | ")
+            ));
+        }
+        s.push_str(&format!("rejected: {:?}\n", self.rejected));
+        s
+    }
+}
+
+/// The running fake.
+pub struct FakeDiscord {
+    /// `http://127.0.0.1:PORT`, the value for serenity's proxy setting.
+    pub base_url: String,
+    /// The gateway URL.
+    pub gateway_url: String,
+    state: Arc<Mutex<State>>,
+    changed: Arc<Notify>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+    }
+}
+
+/// Shared between the servers and the test.
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub state: Arc<Mutex<State>>,
+    pub changed: Arc<Notify>,
+    pub gateway_url: String,
+}
+
+impl Shared {
+    pub fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> T {
+        let out = f(&mut self.state.lock().unwrap());
+        self.changed.notify_waiters();
+        out
+    }
+}
+
+impl FakeDiscord {
+    /// Starts the REST server and the gateway on ephemeral ports.
+    pub async fn start() -> FakeDiscord {
+        let rest = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let gw = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}", rest.local_addr().unwrap());
+        let gateway_url = format!("ws://{}", gw.local_addr().unwrap());
+        let state = Arc::new(Mutex::new(State::default()));
+        let changed = Arc::new(Notify::new());
+        let shared = Shared {
+            state: state.clone(),
+            changed: changed.clone(),
+            gateway_url: gateway_url.clone(),
+        };
+        let tasks = vec![
+            tokio::spawn(rest::serve(rest, shared.clone())),
+            tokio::spawn(gateway::serve(gw, shared)),
+        ];
+        FakeDiscord {
+            base_url,
+            gateway_url,
+            state,
+            changed,
+            tasks,
+        }
+    }
+
+    fn shared(&self) -> Shared {
+        Shared {
+            state: self.state.clone(),
+            changed: self.changed.clone(),
+            gateway_url: self.gateway_url.clone(),
+        }
+    }
+
+    /// Reads the state.
+    pub fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap()
+    }
+
+    /// Names a user (shown as their display name).
+    pub fn user(&self, id: u64, name: &str) {
+        self.shared().with(|s| s.names.insert(id, name.to_string()));
+    }
+
+    /// Marks a user as refusing DMs from the bot.
+    pub fn close_dms(&self, user: u64) {
+        self.shared().with(|s| s.closed_dms.insert(user));
+    }
+
+    /// Waits until `f` returns Some, failing the test after [`WAIT`].
+    pub async fn wait_for<T>(&self, what: &str, f: impl Fn(&State) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let notified = self.changed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let s = self.state();
+                if let Some(t) = f(&s) {
+                    return t;
+                }
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                let s = self.state();
+                if let Some(t) = f(&s) {
+                    return t;
+                }
+                panic!("timed out waiting for {what}\n{}", s.dump());
+            }
+        }
+    }
+
+    /// Waits for a gateway session to be READY (`n` sessions so far).
+    pub async fn wait_ready(&self, n: usize) {
+        self.wait_for("the bot to connect", |s| {
+            (s.sessions >= n && s.gateway.is_some()).then_some(())
+        })
+        .await;
+    }
+
+    /// Waits for the bot to register its commands.
+    pub async fn wait_commands(&self) -> Value {
+        self.wait_for("command registration", |s| s.commands.clone())
+            .await
+    }
+
+    /// The id of a user's DM channel (created if needed).
+    pub fn dm_channel(&self, user: u64) -> u64 {
+        self.shared().with(|s| {
+            if let Some(c) = s.dm_channels.get(&user) {
+                return *c;
+            }
+            let c = s.id();
+            s.dm_channels.insert(user, c);
+            c
+        })
+    }
+
+    fn dispatch(&self, t: &str, d: Value) {
+        gateway::validate_event(t, &d)
+            .unwrap_or_else(|e| panic!("bad fixture for {t}: {e}\n{d:#}"));
+        self.shared().with(|s| {
+            s.seq += 1;
+            let frame = json!({"op": 0, "t": t, "s": s.seq, "d": d}).to_string();
+            s.gateway
+                .as_ref()
+                .expect("no gateway session")
+                .send(frame)
+                .expect("gateway closed");
+        });
+    }
+
+    fn user_json(&self, id: u64) -> Value {
+        let name = self
+            .state()
+            .names
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| format!("user{id}"));
+        json!({"id": id.to_string(), "username": name.to_lowercase(), "global_name": name,
+               "discriminator": "0", "avatar": null, "bot": false})
+    }
+
+    fn member_json(&self, id: u64, moderator: bool) -> Value {
+        json!({"user": self.user_json(id), "roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
+               "deaf": false, "mute": false, "flags": 0, "pending": false,
+               "permissions": if moderator { "32" } else { "0" }})
+    }
+
+    fn interaction_base(
+        &self,
+        kind: u8,
+        user: u64,
+        channel: u64,
+        in_guild: bool,
+        moderator: bool,
+    ) -> (String, Value) {
+        let (id, token) = self.shared().with(|s| {
+            let id = s.id();
+            (id, format!("itoken-{id}"))
+        });
+        let mut v = json!({
+            "id": id.to_string(), "application_id": APP_ID.to_string(), "type": kind,
+            "token": token, "version": 1, "channel_id": channel.to_string(),
+            "app_permissions": "0", "locale": "en-US", "entitlements": [],
+            "authorizing_integration_owners": {}, "context": if in_guild { 0 } else { 1 },
+            "attachment_size_limit": 8_388_608,
+        });
+        if in_guild {
+            v["guild_id"] = json!(GUILD_ID.to_string());
+            v["guild_locale"] = json!("en-US");
+            v["member"] = self.member_json(user, moderator);
+        } else {
+            v["user"] = self.user_json(user);
+        }
+        self.shared().with(|s| {
+            s.interactions.insert(
+                token.clone(),
+                Interaction {
+                    id,
+                    user,
+                    channel_id: channel,
+                    sent_at: Instant::now(),
+                    response: None,
+                    message_id: None,
+                    original: None,
+                },
+            )
+        });
+        (token, v)
+    }
+
+    /// A slash command in a guild channel. `path` is e.g. `["game", "new"]`,
+    /// `options` the leaf options as `[{name, type, value}]`.
+    pub fn slash(&self, user: u64, channel: u64, path: &[&str], options: Value) -> String {
+        self.slash_as(user, channel, path, options, true, false)
+    }
+
+    /// A slash command with full control: in a guild or a DM, as a moderator or not.
+    pub fn slash_as(
+        &self,
+        user: u64,
+        channel: u64,
+        path: &[&str],
+        options: Value,
+        in_guild: bool,
+        moderator: bool,
+    ) -> String {
+        let (token, mut v) = self.interaction_base(2, user, channel, in_guild, moderator);
+        let mut opts = options;
+        for sub in path[1..].iter().rev() {
+            opts = json!([{"name": sub, "type": 1, "options": opts}]);
+        }
+        v["data"] = json!({"id": "7000000000000001", "name": path[0], "type": 1, "options": opts});
+        self.dispatch("INTERACTION_CREATE", v);
+        token
+    }
+
+    /// A click on a button of a message.
+    pub fn click(&self, user: u64, message_id: u64, custom_id: &str) -> String {
+        self.component(
+            user,
+            message_id,
+            json!({"custom_id": custom_id, "component_type": 2}),
+        )
+    }
+
+    /// A choice in a select menu of a message.
+    pub fn select(&self, user: u64, message_id: u64, custom_id: &str, values: &[&str]) -> String {
+        self.component(
+            user,
+            message_id,
+            json!({"custom_id": custom_id, "component_type": 3, "values": values}),
+        )
+    }
+
+    fn component(&self, user: u64, message_id: u64, data: Value) -> String {
+        let msg = self
+            .state()
+            .message(message_id)
+            .cloned()
+            .expect("no such message");
+        let in_guild = msg.dm_user.is_none();
+        let (token, mut v) = self.interaction_base(3, user, msg.channel_id, in_guild, false);
+        v["data"] = data;
+        v["message"] = msg.json.clone();
+        self.shared().with(|s| {
+            if let Some(i) = s.interactions.get_mut(&token) {
+                i.message_id = Some(message_id);
+            }
+        });
+        self.dispatch("INTERACTION_CREATE", v);
+        token
+    }
+
+    /// A user writes a DM to the bot.
+    pub fn dm(&self, user: u64, content: &str) -> u64 {
+        let channel = self.dm_channel(user);
+        let id = self.shared().with(|s| s.id());
+        let v = json!({
+            "id": id.to_string(), "channel_id": channel.to_string(), "author": self.user_json(user),
+            "content": content, "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": null,
+            "tts": false, "mention_everyone": false, "mentions": [], "mention_roles": [],
+            "attachments": [], "embeds": [], "pinned": false, "type": 0,
+        });
+        self.dispatch("MESSAGE_CREATE", v);
+        id
+    }
+
+    /// Waits for the response to an interaction and returns the messages it
+    /// produced (original response and follow-ups), once there is at least one.
+    pub async fn replies(&self, token: &str) -> Vec<Msg> {
+        let tok = token.to_string();
+        self.wait_for("an interaction reply", move |s| {
+            let i = s.interactions.get(&tok)?;
+            i.response?;
+            let msgs: Vec<Msg> = s
+                .messages
+                .iter()
+                .filter(|m| m.token.as_deref() == Some(tok.as_str()))
+                .cloned()
+                .collect();
+            (!msgs.is_empty() || i.response == Some(6)).then_some(msgs)
+        })
+        .await
+    }
+
+    /// The text of all replies to an interaction.
+    pub async fn reply_text(&self, token: &str) -> String {
+        let tok = token.to_string();
+        // Wait until a reply with content arrives (a deferred response has none yet).
+        self.wait_for("a reply with text", move |s| {
+            let t: Vec<String> = s
+                .messages
+                .iter()
+                .filter(|m| m.token.as_deref() == Some(tok.as_str()))
+                .map(|m| m.text())
+                .filter(|t| !t.trim().is_empty())
+                .collect();
+            (!t.is_empty()).then(|| t.join("\n"))
+        })
+        .await
+    }
+}

@@ -1,0 +1,547 @@
+//! The fake's REST API: the routes the bot uses, answered as Discord would.
+
+use super::{APP_ID, GUILD_ID, Msg, Shared, State, TOKEN, limits};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
+use serde_json::{Value, json};
+use std::convert::Infallible;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// Accepts connections until the task is aborted.
+pub async fn serve(listener: TcpListener, shared: Shared) {
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let svc = hyper::service::service_fn(move |req| {
+                let shared = shared.clone();
+                async move { Ok::<_, Infallible>(handle(req, shared).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, svc)
+                .await;
+        });
+    }
+}
+
+type Reply = (StatusCode, Option<Value>);
+
+fn error(status: u16, code: u64, message: &str) -> Reply {
+    (
+        StatusCode::from_u16(status).unwrap(),
+        Some(json!({"code": code, "message": message})),
+    )
+}
+
+async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>> {
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let auth_ok = req
+        .headers()
+        .get("authorization")
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|h| h == format!("Bot {TOKEN}"));
+    let multipart = req
+        .headers()
+        .get("content-type")
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|h| h.starts_with("multipart/"));
+    let body = req
+        .into_body()
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let (status, out) = if !auth_ok {
+        error(401, 0, "401: Unauthorized")
+    } else if multipart {
+        shared.with(|s| {
+            s.rejected.push(format!(
+                "{method} {path}: multipart bodies are not supported by the fake"
+            ))
+        });
+        error(400, 50035, "Invalid Form Body")
+    } else {
+        let json: Value = if body.is_empty() {
+            Value::Null
+        } else {
+            match serde_json::from_slice(&body) {
+                Ok(v) => v,
+                Err(e) => {
+                    shared.with(|s| {
+                        s.rejected
+                            .push(format!("{method} {path}: body is not JSON: {e}"))
+                    });
+                    return respond(error(400, 50109, "The request body contains invalid JSON."));
+                }
+            }
+        };
+        route(&shared, &method, &path, json)
+    };
+    shared.with(|s| {
+        s.requests
+            .push(format!("{method} {path} -> {}", status.as_u16()))
+    });
+    respond((status, out))
+}
+
+fn respond((status, out): Reply) -> Response<Full<Bytes>> {
+    let body = out.map(|v| v.to_string()).unwrap_or_default();
+    Response::builder()
+        .status(status)
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from(body)))
+        .unwrap()
+}
+
+fn bot_user() -> Value {
+    json!({"id": APP_ID.to_string(), "username": "gamehost", "global_name": null,
+           "discriminator": "0000", "avatar": null, "bot": true, "verified": true,
+           "mfa_enabled": false, "flags": 0})
+}
+
+fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
+    let Some(rest) = path.strip_prefix("/api/v10") else {
+        return error(404, 0, "404: Not Found");
+    };
+    let seg: Vec<&str> = rest.trim_start_matches('/').split('/').collect();
+    let app = APP_ID.to_string();
+    match (method.as_str(), seg.as_slice()) {
+        ("GET", ["gateway"]) => (StatusCode::OK, Some(json!({"url": shared.gateway_url}))),
+        ("GET", ["gateway", "bot"]) => (
+            StatusCode::OK,
+            Some(json!({"url": shared.gateway_url, "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})),
+        ),
+        ("GET", ["users", "@me"]) => (StatusCode::OK, Some(bot_user())),
+        ("GET", ["applications", a, "commands"]) if *a == app => {
+            let cmds = shared.with(|s| s.commands.clone()).unwrap_or(json!([]));
+            (StatusCode::OK, Some(cmds))
+        }
+        ("GET", ["applications", a, "guilds", _, "commands"]) if *a == app => {
+            let cmds = shared.with(|s| s.commands.clone()).unwrap_or(json!([]));
+            (StatusCode::OK, Some(cmds))
+        }
+        ("PUT", ["applications", a, "commands"])
+        | ("PUT", ["applications", a, "guilds", _, "commands"])
+            if *a == app =>
+        {
+            put_commands(shared, body)
+        }
+        ("POST", ["users", "@me", "channels"]) => {
+            let Some(user) = body["recipient_id"]
+                .as_str()
+                .and_then(|u| u.parse::<u64>().ok())
+                .or_else(|| body["recipient_id"].as_u64())
+            else {
+                return reject(
+                    shared,
+                    "POST /users/@me/channels without recipient_id".into(),
+                );
+            };
+            let channel = shared.with(|s| {
+                if let Some(c) = s.dm_channels.get(&user) {
+                    return *c;
+                }
+                let c = s.id();
+                s.dm_channels.insert(user, c);
+                c
+            });
+            let name = shared.with(|s| {
+                s.names
+                    .get(&user)
+                    .cloned()
+                    .unwrap_or_else(|| format!("user{user}"))
+            });
+            let v = json!({"id": channel.to_string(), "type": 1, "last_message_id": null,
+                "recipients": [{"id": user.to_string(), "username": name.to_lowercase(), "global_name": name,
+                                "discriminator": "0", "avatar": null, "bot": false}]});
+            if let Err(e) =
+                serde_json::from_value::<serenity::model::channel::PrivateChannel>(v.clone())
+            {
+                panic!("fake built an unreadable DM channel: {e}");
+            }
+            (StatusCode::OK, Some(v))
+        }
+        ("POST", ["channels", ch, "messages"]) => {
+            let Ok(ch) = ch.parse::<u64>() else {
+                return error(404, 10003, "Unknown Channel");
+            };
+            let dm_user = shared.with(|s| {
+                s.dm_channels
+                    .iter()
+                    .find(|(_, c)| **c == ch)
+                    .map(|(u, _)| *u)
+            });
+            if let Some(u) = dm_user
+                && shared.with(|s| s.closed_dms.contains(&u))
+            {
+                return error(403, 50007, "Cannot send messages to this user");
+            }
+            let ctx = Origin {
+                dm_user,
+                ..Origin::default()
+            };
+            create(shared, ch, &body, ctx)
+        }
+        ("PATCH", ["channels", _, "messages", id]) => edit(shared, id.parse().unwrap_or(0), &body),
+        ("DELETE", ["channels", _, "messages", _]) => (StatusCode::NO_CONTENT, None),
+        ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, body),
+        ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
+            match shared.with(|s| original(s, token)) {
+                Some(m) => (StatusCode::OK, Some(m.json)),
+                None => error(404, 10008, "Unknown Message"),
+            }
+        }
+        ("PATCH", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
+            match shared.with(|s| original(s, token)) {
+                Some(m) => edit(shared, m.id, &body),
+                None => error(404, 10008, "Unknown Message"),
+            }
+        }
+        ("PATCH", ["webhooks", a, _, "messages", id]) if *a == app => {
+            edit(shared, id.parse().unwrap_or(0), &body)
+        }
+        ("DELETE", ["webhooks", a, _, "messages", _]) if *a == app => {
+            (StatusCode::NO_CONTENT, None)
+        }
+        ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body),
+        _ => {
+            shared.with(|s| s.rejected.push(format!("unhandled route {method} {path}")));
+            error(404, 0, "404: Not Found")
+        }
+    }
+}
+
+fn reject(shared: &Shared, why: String) -> Reply {
+    shared.with(|s| s.rejected.push(why.clone()));
+    (
+        StatusCode::BAD_REQUEST,
+        Some(json!({"code": 50035, "message": format!("Invalid Form Body: {why}"), "errors": {}})),
+    )
+}
+
+fn put_commands(shared: &Shared, body: Value) -> Reply {
+    let Some(list) = body.as_array() else {
+        return reject(shared, "commands body is not a list".into());
+    };
+    if list.len() > 100 {
+        return reject(shared, "more than 100 commands".into());
+    }
+    let mut out = Vec::new();
+    for (i, c) in list.iter().enumerate() {
+        let name = c["name"].as_str().unwrap_or("");
+        let ok_name = !name.is_empty()
+            && name.len() <= 32
+            && name
+                .chars()
+                .all(|ch| ch.is_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '_');
+        if !ok_name {
+            return reject(shared, format!("bad command name `{name}`"));
+        }
+        let desc = c["description"].as_str().unwrap_or("").chars().count();
+        if c["type"].as_u64().unwrap_or(1) == 1 && !(1..=100).contains(&desc) {
+            return reject(
+                shared,
+                format!("command `{name}` description must be 1 to 100 characters"),
+            );
+        }
+        if let Err(e) = check_options(&c["options"]) {
+            return reject(shared, format!("command `{name}`: {e}"));
+        }
+        let mut c = c.clone();
+        c["id"] = json!((7_000_000_000_000_001u64 + i as u64).to_string());
+        c["application_id"] = json!(APP_ID.to_string());
+        c["version"] = json!("1");
+        if c["type"].is_null() {
+            c["type"] = json!(1);
+        }
+        if c["options"].is_null() {
+            c["options"] = json!([]);
+        }
+        if c["default_member_permissions"].is_null() {
+            c["default_member_permissions"] = Value::Null;
+        }
+        if let Err(e) = serde_json::from_value::<serenity::model::application::Command>(c.clone()) {
+            return reject(
+                shared,
+                format!("command `{name}` unreadable as serenity Command: {e}"),
+            );
+        }
+        out.push(c);
+    }
+    let out = Value::Array(out);
+    shared.with(|s| {
+        s.commands = Some(out.clone());
+        s.command_puts += 1;
+    });
+    (StatusCode::OK, Some(out))
+}
+
+fn check_options(opts: &Value) -> Result<(), String> {
+    let Some(list) = opts.as_array() else {
+        return Ok(());
+    };
+    if list.len() > 25 {
+        return Err("more than 25 options".into());
+    }
+    let mut seen_optional = false;
+    for o in list {
+        let name = o["name"].as_str().unwrap_or("");
+        if name.is_empty() || name.len() > 32 {
+            return Err(format!("bad option name `{name}`"));
+        }
+        let d = o["description"].as_str().unwrap_or("").chars().count();
+        if !(1..=100).contains(&d) {
+            return Err(format!(
+                "option `{name}` description must be 1 to 100 characters"
+            ));
+        }
+        if o["choices"].as_array().is_some_and(|c| c.len() > 25) {
+            return Err(format!("option `{name}` has more than 25 choices"));
+        }
+        let required = o["required"].as_bool().unwrap_or(false);
+        if required && seen_optional {
+            return Err(format!("required option `{name}` after an optional one"));
+        }
+        if !required && o["type"].as_u64().is_some_and(|t| t > 2) {
+            seen_optional = true;
+        }
+        check_options(&o["options"])?;
+    }
+    Ok(())
+}
+
+/// Where a message comes from.
+#[derive(Default, Clone)]
+struct Origin {
+    dm_user: Option<u64>,
+    for_user: Option<u64>,
+    ephemeral: bool,
+    token: Option<String>,
+}
+
+fn create(shared: &Shared, channel: u64, p: &Value, o: Origin) -> Reply {
+    if let Err(e) = limits::check_message(p, true) {
+        return reject(shared, e);
+    }
+    match shared.with(|s| insert_message(s, channel, p, &o)) {
+        Ok(m) => (StatusCode::OK, Some(m)),
+        Err(e) => reject(shared, e),
+    }
+}
+
+fn insert_message(s: &mut State, channel: u64, p: &Value, o: &Origin) -> Result<Value, String> {
+    let id = s.id();
+    let flags = p["flags"].as_u64().unwrap_or(0) | if o.ephemeral { 64 } else { 0 };
+    let mut m = json!({
+        "id": id.to_string(), "channel_id": channel.to_string(), "author": bot_user(),
+        "content": p["content"].as_str().unwrap_or(""),
+        "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": null,
+        "tts": p["tts"].as_bool().unwrap_or(false), "mention_everyone": false, "mentions": [],
+        "mention_roles": [], "attachments": [], "embeds": p["embeds"].clone(),
+        "pinned": false, "type": if o.token.is_some() { 20 } else { 0 },
+        "components": p["components"].clone(), "flags": flags,
+        "application_id": APP_ID.to_string(),
+    });
+    if m["embeds"].is_null() {
+        m["embeds"] = json!([]);
+    }
+    if m["components"].is_null() {
+        m["components"] = json!([]);
+    }
+    if o.dm_user.is_none() {
+        m["guild_id"] = json!(GUILD_ID.to_string());
+    }
+    serde_json::from_value::<serenity::model::channel::Message>(m.clone())
+        .map_err(|e| format!("message unreadable as serenity Message: {e}"))?;
+    s.messages.push(Msg {
+        id,
+        channel_id: channel,
+        dm_user: o.dm_user,
+        for_user: o.for_user,
+        ephemeral: flags & 64 != 0,
+        from_interaction: o.token.is_some(),
+        token: o.token.clone(),
+        json: m.clone(),
+    });
+    Ok(m)
+}
+
+fn edit(shared: &Shared, id: u64, p: &Value) -> Reply {
+    let res = shared.with(|s| -> Result<Value, String> {
+        let m = s
+            .messages
+            .iter_mut()
+            .find(|m| m.id == id)
+            .ok_or_else(|| "edit of an unknown message".to_string())?;
+        let mut j = m.json.clone();
+        for k in ["content", "embeds", "components"] {
+            if !p[k].is_null() {
+                j[k] = p[k].clone();
+            }
+        }
+        limits::check_message(&j, false)?;
+        if j["content"].as_str().unwrap_or("").is_empty()
+            && j["embeds"].as_array().is_none_or(|a| a.is_empty())
+            && j["components"].as_array().is_none_or(|a| a.is_empty())
+        {
+            return Err("an edit may not leave a message empty (50006)".into());
+        }
+        j["edited_timestamp"] = json!("2026-01-01T00:00:01.000000+00:00");
+        serde_json::from_value::<serenity::model::channel::Message>(j.clone())
+            .map_err(|e| format!("edited message unreadable: {e}"))?;
+        m.json = j.clone();
+        Ok(j)
+    });
+    match res {
+        Ok(j) => (StatusCode::OK, Some(j)),
+        Err(e) if e.contains("unknown message") => error(404, 10008, "Unknown Message"),
+        Err(e) => reject(shared, e),
+    }
+}
+
+fn original(s: &State, token: &str) -> Option<Msg> {
+    let i = s.interactions.get(token)?;
+    let id = i.original?;
+    s.message(id).cloned()
+}
+
+fn callback(shared: &Shared, token: &str, body: Value) -> Reply {
+    let Some(inter) = shared.with(|s| s.interactions.get(token).cloned()) else {
+        return error(404, 10062, "Unknown interaction");
+    };
+    if inter.response.is_some() {
+        shared.with(|s| {
+            s.rejected
+                .push(format!("interaction {token} answered twice"))
+        });
+        return error(400, 40060, "Interaction has already been acknowledged.");
+    }
+    if inter.sent_at.elapsed() > Duration::from_secs(3) {
+        shared.with(|s| {
+            s.rejected
+                .push(format!("interaction {token} answered after 3 s"))
+        });
+        return error(404, 10062, "Unknown interaction");
+    }
+    let kind = body["type"].as_u64().unwrap_or(0);
+    let data = body["data"].clone();
+    let ephemeral = data["flags"].as_u64().unwrap_or(0) & 64 != 0;
+    let dm_user = shared.with(|s| {
+        s.dm_channels
+            .iter()
+            .find(|(_, c)| **c == inter.channel_id)
+            .map(|(u, _)| *u)
+    });
+    let origin = Origin {
+        dm_user,
+        for_user: Some(inter.user),
+        ephemeral,
+        token: Some(token.to_string()),
+    };
+    let result: Reply = match kind {
+        4 => {
+            let r = create(shared, inter.channel_id, &data, origin);
+            if let Some(m) = &r.1
+                && let Some(id) = m["id"].as_str().and_then(|i| i.parse::<u64>().ok())
+            {
+                shared.with(|s| s.interactions.get_mut(token).map(|i| i.original = Some(id)));
+            }
+            if r.0 != StatusCode::OK {
+                return r;
+            }
+            (StatusCode::NO_CONTENT, None)
+        }
+        5 => {
+            // "Thinking...": an empty original response to edit later.
+            let res = shared.with(|s| {
+                let mut placeholder = json!({"content": ""});
+                placeholder["flags"] = data["flags"].clone();
+                insert_message(s, inter.channel_id, &placeholder, &origin).map(|m| {
+                    let id = m["id"].as_str().and_then(|i| i.parse::<u64>().ok());
+                    if let Some(i) = s.interactions.get_mut(token) {
+                        i.original = id;
+                    }
+                })
+            });
+            if let Err(e) = res {
+                return reject(shared, e);
+            }
+            (StatusCode::NO_CONTENT, None)
+        }
+        6 => (StatusCode::NO_CONTENT, None),
+        7 => {
+            let Some(mid) = inter.message_id else {
+                return reject(
+                    shared,
+                    "UPDATE_MESSAGE for an interaction without a message".into(),
+                );
+            };
+            let r = edit(shared, mid, &data);
+            if r.0 != StatusCode::OK {
+                return r;
+            }
+            (StatusCode::NO_CONTENT, None)
+        }
+        8 => {
+            if data["choices"].as_array().is_some_and(|c| c.len() > 25) {
+                return reject(shared, "more than 25 autocomplete choices".into());
+            }
+            (StatusCode::NO_CONTENT, None)
+        }
+        other => {
+            return reject(
+                shared,
+                format!("unsupported interaction response type {other}"),
+            );
+        }
+    };
+    shared.with(|s| {
+        if let Some(i) = s.interactions.get_mut(token) {
+            i.response = Some(kind);
+        }
+    });
+    result
+}
+
+fn followup(shared: &Shared, token: &str, body: Value) -> Reply {
+    let Some(inter) = shared.with(|s| s.interactions.get(token).cloned()) else {
+        return error(404, 10015, "Unknown Webhook");
+    };
+    if inter.response.is_none() {
+        return reject(shared, format!("follow-up to {token} before any response"));
+    }
+    let ephemeral = body["flags"].as_u64().unwrap_or(0) & 64 != 0;
+    // The first follow-up after a deferred response replaces "thinking...".
+    if inter.response == Some(5)
+        && let Some(orig) = shared.with(|s| original(s, token))
+        && orig.content().is_empty()
+        && orig.json["embeds"].as_array().is_none_or(|a| a.is_empty())
+    {
+        return edit(shared, orig.id, &body);
+    }
+    let dm_user = shared.with(|s| {
+        s.dm_channels
+            .iter()
+            .find(|(_, c)| **c == inter.channel_id)
+            .map(|(u, _)| *u)
+    });
+    create(
+        shared,
+        inter.channel_id,
+        &body,
+        Origin {
+            dm_user,
+            for_user: Some(inter.user),
+            ephemeral,
+            token: Some(token.to_string()),
+        },
+    )
+}

@@ -1,0 +1,169 @@
+//! Support for the bot's end-to-end tests: the fake Discord, tiny engines,
+//! and a harness that runs the real bot against them.
+#![allow(dead_code)]
+
+pub mod fake_discord;
+pub mod games;
+
+use fake_discord::{FakeDiscord, TOKEN};
+use gamehost::config::DeadlinesConfig;
+use gamehost::discord::{Bot, BotSettings};
+use gamehost::host::{Host, HostSettings, ManualClock, Registry};
+use gamehost::store::Store;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Users of the tests.
+pub const ALICE: u64 = 1_000_000_000_000_001;
+/// Bob.
+pub const BOB: u64 = 1_000_000_000_000_002;
+/// Carol.
+pub const CAROL: u64 = 1_000_000_000_000_003;
+/// A moderator (Manage Server).
+pub const MOD: u64 = 1_000_000_000_000_004;
+
+/// The fake, a database, a hand-moved clock and the bot.
+pub struct Harness {
+    /// The fake Discord.
+    pub fake: FakeDiscord,
+    /// The hand-moved clock the host's deadlines use.
+    pub clock: Arc<ManualClock>,
+    /// The database file.
+    pub db: PathBuf,
+    /// The current bot's host.
+    pub host: Option<Arc<Host>>,
+    registry: fn() -> Registry,
+    bot: Option<Bot>,
+    _dir: tempfile::TempDir,
+}
+
+/// The test engines plus every engine gamehost ships.
+pub fn registry() -> Registry {
+    Registry::standard()
+        .with::<games::Hands>()
+        .with::<games::Nim>()
+}
+
+impl Harness {
+    /// Starts the fake and the bot, and waits until it is connected and its
+    /// commands are registered.
+    pub async fn start() -> Harness {
+        Self::start_with(registry).await
+    }
+
+    /// Like [`Harness::start`] with another set of engines.
+    pub async fn start_with(registry: fn() -> Registry) -> Harness {
+        let fake = FakeDiscord::start().await;
+        for (id, name) in [
+            (ALICE, "Alice"),
+            (BOB, "Bob"),
+            (CAROL, "Carol"),
+            (MOD, "Mod"),
+        ] {
+            fake.user(id, name);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = Harness {
+            fake,
+            clock: Arc::new(ManualClock::at(1_800_000_000_000)),
+            db: dir.path().join("gamehost.db"),
+            host: None,
+            registry,
+            bot: None,
+            _dir: dir,
+        };
+        h.boot().await;
+        h
+    }
+
+    async fn boot(&mut self) {
+        let sessions = self.fake.state().sessions;
+        let store = Store::open(&self.db).expect("open store");
+        let host = Arc::new(Host::new(
+            Arc::new(store),
+            (self.registry)(),
+            self.clock.clone(),
+            HostSettings {
+                ai_budget_ms: 20,
+                reminder_percent: 20,
+            },
+        ));
+        let settings = BotSettings {
+            token: TOKEN.into(),
+            api_base: Some(self.fake.base_url.clone()),
+            guild_id: None,
+            ai_budget_ms: 20,
+            deadlines: DeadlinesConfig {
+                cards_seconds: 0,
+                battle_seconds: 0,
+                puzzle_seconds: 0,
+                diplomacy_seconds: 0,
+                ..DeadlinesConfig::default()
+            },
+            channel_move_kinds: vec!["cards".into(), "puzzle".into(), "nim".into()],
+        };
+        let bot = Bot::start(host.clone(), self.clock.clone(), settings)
+            .await
+            .expect("bot starts");
+        self.host = Some(host);
+        self.bot = Some(bot);
+        self.fake.wait_ready(sessions + 1).await;
+    }
+
+    /// Stops the bot and starts a new one on the same database.
+    pub async fn restart(&mut self) {
+        if let Some(bot) = self.bot.take() {
+            bot.shutdown().await;
+        }
+        self.host = None;
+        self.boot().await;
+    }
+
+    /// Moves the host's clock and wakes the bot's scheduler.
+    pub fn advance(&self, ms: i64) {
+        self.clock.advance(ms);
+        if let Some(b) = &self.bot {
+            b.wake();
+        }
+    }
+
+    /// The current host.
+    pub fn host(&self) -> &Host {
+        self.host.as_ref().unwrap()
+    }
+
+    /// Waits until the outbox is empty (everything delivered).
+    pub async fn delivered(&self) {
+        let host = self.host.clone().unwrap();
+        let deadline = tokio::time::Instant::now() + fake_discord::WAIT;
+        loop {
+            if host.unsent(1).unwrap().is_empty() {
+                return;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!("outbox not delivered\n{}", self.fake.state().dump());
+            }
+            // Delivery happens in the bot; wait for the fake to record something.
+            let _ = tokio::time::timeout(std::time::Duration::from_millis(50), self.fake_changed())
+                .await;
+        }
+    }
+
+    async fn fake_changed(&self) {
+        let before = self.fake.state().requests.len();
+        self.fake
+            .wait_for("a request", |s| (s.requests.len() > before).then_some(()))
+            .await;
+    }
+
+    /// Panics if the fake rejected anything the bot sent.
+    pub fn assert_clean(&self) {
+        let s = self.fake.state();
+        assert!(
+            s.rejected.is_empty(),
+            "the fake rejected: {:#?}\n{}",
+            s.rejected,
+            s.dump()
+        );
+    }
+}
