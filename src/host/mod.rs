@@ -9,6 +9,7 @@
 pub mod announce;
 pub mod clock;
 pub mod error;
+pub mod limits;
 pub mod registry;
 
 mod lobby;

@@ -90,6 +90,7 @@ impl Host {
         };
         self.store.write(|tx| {
             let row = running_game(tx, game_id)?;
+            super::limits::check_message_size(&row.kind, text).map_err(HostError::user)?;
             let seats = tx.seats(game_id)?;
             let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
                 HostError::user(format!(

@@ -1,0 +1,192 @@
+//! Abuse limits: a per-user rate limiter for actions and DMs, and the
+//! largest message a player may send.
+//!
+//! The limiter is pure (the caller passes the clock in milliseconds), so a
+//! front-end owns one and asks it before handing a message to the host. A
+//! flood gets one polite warning, then silence until the bucket refills.
+
+use std::collections::HashMap;
+
+/// Longest Diplomacy order message (one order per line, a whole power's orders).
+pub const MAX_ORDERS_CHARS: usize = 4000;
+/// Longest action text for every other game.
+pub const MAX_ACTION_CHARS: usize = 200;
+
+/// The longest message accepted from a player of `kind`, in characters.
+pub fn max_message_chars(kind: &str) -> usize {
+    if kind == "diplomacy" {
+        MAX_ORDERS_CHARS
+    } else {
+        MAX_ACTION_CHARS
+    }
+}
+
+/// Checks a player's message against the size limit of `kind`; the error is
+/// the sentence to show them.
+pub fn check_message_size(kind: &str, text: &str) -> Result<(), String> {
+    let max = max_message_chars(kind);
+    // Count at most max + 1 characters: a huge message costs no more to refuse.
+    let n = text.chars().take(max + 1).count();
+    if n > max {
+        return Err(format!(
+            "That message is too long: at most {max} characters are accepted for a move in {kind}."
+        ));
+    }
+    Ok(())
+}
+
+/// What to do with one message from a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Handle it.
+    Allowed,
+    /// Refuse it and say so once, politely (the first refusal of a flood).
+    Warn,
+    /// Refuse it without a reply (the flood goes on).
+    Silent,
+}
+
+#[derive(Debug, Clone)]
+struct Bucket {
+    tokens: f64,
+    last_ms: i64,
+    warned: bool,
+}
+
+/// A token bucket per user: `burst` messages at once, refilled at one token
+/// every `refill_ms` milliseconds.
+#[derive(Debug, Clone)]
+pub struct RateLimiter {
+    burst: f64,
+    refill_ms: f64,
+    buckets: HashMap<String, Bucket>,
+}
+
+impl RateLimiter {
+    /// A limiter allowing bursts of `burst` (at least 1) and one more message
+    /// every `refill_ms` (at least 1) milliseconds.
+    pub fn new(burst: u32, refill_ms: u64) -> RateLimiter {
+        RateLimiter {
+            burst: burst.max(1) as f64,
+            refill_ms: refill_ms.max(1) as f64,
+            buckets: HashMap::new(),
+        }
+    }
+
+    /// Takes one token for `user` at time `now_ms`.
+    pub fn check(&mut self, user: &str, now_ms: i64) -> Verdict {
+        let (burst, refill_ms) = (self.burst, self.refill_ms);
+        let b = self
+            .buckets
+            .entry(user.to_string())
+            .or_insert_with(|| Bucket {
+                tokens: burst,
+                last_ms: now_ms,
+                warned: false,
+            });
+        // A clock going backwards refills nothing.
+        let elapsed = (now_ms - b.last_ms).max(0) as f64;
+        b.tokens = (b.tokens + elapsed / refill_ms).min(burst);
+        b.last_ms = b.last_ms.max(now_ms);
+        if b.tokens >= 1.0 {
+            b.tokens -= 1.0;
+            b.warned = false;
+            Verdict::Allowed
+        } else if b.warned {
+            Verdict::Silent
+        } else {
+            b.warned = true;
+            Verdict::Warn
+        }
+    }
+
+    /// Forgets users whose bucket is full again at `now_ms` (bounds memory).
+    pub fn forget_idle(&mut self, now_ms: i64) {
+        let (burst, refill_ms) = (self.burst, self.refill_ms);
+        self.buckets.retain(|_, b| {
+            let elapsed = (now_ms - b.last_ms).max(0) as f64;
+            b.tokens + elapsed / refill_ms < burst
+        });
+    }
+
+    /// Users currently tracked.
+    pub fn tracked(&self) -> usize {
+        self.buckets.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_is_allowed_then_one_warning_then_silence() {
+        let mut l = RateLimiter::new(3, 1000);
+        for _ in 0..3 {
+            assert_eq!(l.check("u", 0), Verdict::Allowed);
+        }
+        assert_eq!(l.check("u", 0), Verdict::Warn);
+        for t in [1, 10, 500, 999] {
+            assert_eq!(l.check("u", t), Verdict::Silent);
+        }
+    }
+
+    #[test]
+    fn the_bucket_refills_and_the_warning_rearms() {
+        let mut l = RateLimiter::new(2, 1000);
+        assert_eq!(l.check("u", 0), Verdict::Allowed);
+        assert_eq!(l.check("u", 0), Verdict::Allowed);
+        assert_eq!(l.check("u", 0), Verdict::Warn);
+        assert_eq!(l.check("u", 500), Verdict::Silent);
+        // One token back after a second.
+        assert_eq!(l.check("u", 1000), Verdict::Allowed);
+        assert_eq!(l.check("u", 1000), Verdict::Warn);
+        // Long idle: the whole burst again, never more.
+        for _ in 0..2 {
+            assert_eq!(l.check("u", 100_000), Verdict::Allowed);
+        }
+        assert_eq!(l.check("u", 100_000), Verdict::Warn);
+    }
+
+    #[test]
+    fn users_are_limited_separately() {
+        let mut l = RateLimiter::new(1, 1000);
+        assert_eq!(l.check("a", 0), Verdict::Allowed);
+        assert_eq!(l.check("a", 0), Verdict::Warn);
+        assert_eq!(l.check("b", 0), Verdict::Allowed);
+        assert_eq!(l.check("a", 0), Verdict::Silent);
+    }
+
+    #[test]
+    fn a_clock_going_back_gives_no_tokens() {
+        let mut l = RateLimiter::new(1, 1000);
+        assert_eq!(l.check("u", 10_000), Verdict::Allowed);
+        assert_eq!(l.check("u", 0), Verdict::Warn);
+        assert_eq!(l.check("u", 10_500), Verdict::Silent);
+        assert_eq!(l.check("u", 11_000), Verdict::Allowed);
+    }
+
+    #[test]
+    fn idle_users_are_forgotten() {
+        let mut l = RateLimiter::new(2, 1000);
+        l.check("a", 0);
+        l.check("b", 0);
+        l.check("b", 1500);
+        l.forget_idle(1600);
+        assert_eq!(l.tracked(), 1, "a is full again, b is not");
+        l.forget_idle(10_000);
+        assert_eq!(l.tracked(), 0);
+    }
+
+    #[test]
+    fn message_sizes_are_limited_per_kind() {
+        assert!(check_message_size("puzzle", &"a".repeat(200)).is_ok());
+        let err = check_message_size("puzzle", &"a".repeat(201)).unwrap_err();
+        assert!(err.contains("at most 200 characters"), "{err}");
+        assert!(check_message_size("diplomacy", &"A Par - Bur\n".repeat(300)).is_ok());
+        let err = check_message_size("diplomacy", &"x".repeat(4001)).unwrap_err();
+        assert!(err.contains("4000"), "{err}");
+        // Characters, not bytes.
+        assert!(check_message_size("cards", &"é".repeat(200)).is_ok());
+    }
+}
