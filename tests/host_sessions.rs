@@ -365,3 +365,20 @@ fn abort_and_forfeit() {
     assert_eq!(g.outcome.as_deref(), Some(r#"{"Win":0}"#));
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
 }
+
+#[test]
+fn operator_default_options_fill_what_the_creator_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_at(&dir.path().join("g.db"), clock())
+        .with_default_options("rps", serde_json::json!({ "wins": 1 }));
+    let id = started(&host, "c1", None, TimeoutPolicy::Default);
+    assert_eq!(host.game(id).unwrap().options, r#"{"wins":1}"#);
+    host.submit(Some(id), "alice", "paper").unwrap();
+    host.submit(Some(id), "bob", "rock").unwrap();
+    assert_eq!(host.game(id).unwrap().status, GameStatus::Finished, "one win was enough");
+
+    let mut asked = new_rps("c2", None, TimeoutPolicy::Default);
+    asked.options = serde_json::json!({ "wins": 3 });
+    let id = host.create_game(asked).unwrap();
+    assert_eq!(host.game(id).unwrap().options, r#"{"wins":3}"#, "the creator's choice wins");
+}

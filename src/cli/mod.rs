@@ -11,11 +11,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
+pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
 pub mod puzzle;
-pub mod admin;
 pub mod soak;
 
 /// A self-hosted Discord bot that runs many games at once, one per channel.
@@ -50,12 +50,12 @@ pub enum Command {
     // gamehost:cli-commands — one `<Game>(<game>::<Game>Args)` variant per game.
     /// Monster battle: AI tournaments, roster checks.
     Battle(battle::BattleArgs),
-    /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
-    Cards(cards::CardsArgs),
-    /// Diplomacy: adjudicate DATC-style records, parse orders.
-    Diplomacy(diplomacy::DiplomacyArgs),
     /// Puzzle duel: simulate AI games, replay records, run AI tournaments.
     Puzzle(puzzle::PuzzleArgs),
+    /// Diplomacy: adjudicate DATC-style records, parse orders.
+    Diplomacy(diplomacy::DiplomacyArgs),
+    /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
+    Cards(cards::CardsArgs),
 }
 
 /// Parses the arguments, runs the command, and turns failures into one
@@ -93,9 +93,9 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Soak(a) => soak::run(a),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
         Command::Battle(a) => battle::run(a),
-        Command::Cards(a) => cards::run(a),
-        Command::Diplomacy(a) => diplomacy::run(a),
         Command::Puzzle(a) => puzzle::run(a),
+        Command::Diplomacy(a) => diplomacy::run(a),
+        Command::Cards(a) => cards::run(a),
     }
 }
 
@@ -113,7 +113,7 @@ pub fn open_host(config: &Config) -> anyhow::Result<Host> {
     let path = &config.database.path;
     let store = Store::open(path)
         .with_context(|| format!("cannot open the database {}", path.display()))?;
-    Ok(Host::new(
+    let host = Host::new(
         Arc::new(store),
         Registry::standard(),
         Arc::new(SystemClock),
@@ -121,5 +121,11 @@ pub fn open_host(config: &Config) -> anyhow::Result<Host> {
             ai_budget_ms: config.ai.budget_ms,
             reminder_percent: config.deadlines.reminder_percent,
         },
-    ))
+    );
+    let roster = config.battle.roster.trim();
+    Ok(if roster.is_empty() {
+        host
+    } else {
+        host.with_default_options("battle", serde_json::json!({ "roster": roster }))
+    })
 }

@@ -12,6 +12,10 @@ impl Host {
     /// Creates a game in a channel (one active game per channel) and, if
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
+        let mut req = req;
+        if let Ok(entry) = self.registry.get(&req.kind) {
+            req.options = self.options_with_defaults(entry.name, req.options);
+        }
         let seed = req.seed.unwrap_or_else(rand::random);
         // Build the engine once now so bad options are refused at creation,
         // not at start.
