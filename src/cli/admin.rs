@@ -31,8 +31,17 @@ pub fn check(config: &Config) -> anyhow::Result<()> {
     let host = super::open_host(config)?;
     let ids = host.store().read(|tx| tx.all_game_ids())?;
     let mut bad = 0;
+    let (version, known) = (
+        host.store().schema_version()?,
+        crate::store::schema_version_known(),
+    );
+    if version != known {
+        bad += 1;
+        println!("schema version {version}, expected {known}");
+    }
     for id in &ids {
-        match host.replay(*id) {
+        // The stored state must load, and the turn log must replay to it.
+        match host.view(*id, None).and_then(|_| host.replay(*id)) {
             Ok(r) if r.first_divergence.is_none() => {}
             Ok(r) => {
                 bad += 1;
@@ -51,7 +60,7 @@ pub fn check(config: &Config) -> anyhow::Result<()> {
         "{} game(s) checked, {} problem(s); schema version {}",
         ids.len(),
         bad,
-        host.store().schema_version()?
+        version
     );
     if bad > 0 {
         bail!("{bad} game(s) failed the check");
