@@ -1,0 +1,232 @@
+//! Load: the host (no Discord) with simulated players in 1,000 concurrent
+//! games of mixed kinds on a real SQLite file.
+//!
+//! `cargo bench --bench load` prints: resident memory with 1,000 idle games,
+//! actions accepted per second, turns resolved per second, and p50/p99 of the
+//! latency from the last action of a turn to its committed resolution (the
+//! `submit` call that resolves the turn, commit included). Settings:
+//! `LOAD_GAMES` (1000), `LOAD_THREADS` (4), `LOAD_SECS` (10).
+
+use gamehost::host::{Host, HostSettings, NewGame, Registry, SystemClock};
+use gamehost::store::{GameStatus, Store, TimeoutPolicy};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+const KINDS: &[&str] = &["cards", "puzzle", "battle"];
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A figure of /proc/self/status in kB (VmRSS, VmHWM).
+fn proc_status_kb(key: &str) -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(key))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Creates and starts a two-person game of `kind` in channel `channel`.
+fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
+    let id = host
+        .create_game(NewGame {
+            kind: kind.to_string(),
+            guild_id: Some("load".into()),
+            channel_id: channel.to_string(),
+            creator_id: format!("{channel}-a"),
+            creator_name: "A".into(),
+            options: serde_json::Value::Null,
+            seed: Some(seed),
+            turn_seconds: Some(3600),
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .expect("create");
+    host.join(id, &format!("{channel}-b"), "B", None)
+        .expect("join");
+    host.start(id, &format!("{channel}-a")).expect("start");
+    id
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else to parse.
+    let games = env_or("LOAD_GAMES", 1000) as usize;
+    let threads = env_or("LOAD_THREADS", 4) as usize;
+    let secs = env_or("LOAD_SECS", 10);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("load.db");
+    let host = Arc::new(Host::new(
+        Arc::new(Store::open(&db).expect("open")),
+        Registry::standard(),
+        Arc::new(SystemClock),
+        HostSettings::default(),
+    ));
+    let kinds: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| host.registry().get(k).is_ok())
+        .collect();
+    let rss_start = proc_status_kb("VmRSS:");
+    let t = Instant::now();
+    let mut ids: Vec<(i64, String, &str)> = Vec::with_capacity(games);
+    for i in 0..games {
+        let channel = format!("load-{i}");
+        let kind = kinds[i % kinds.len()];
+        ids.push((new_game(&host, &channel, kind, i as u64), channel, kind));
+    }
+    let setup = t.elapsed();
+    let rss_idle = proc_status_kb("VmRSS:");
+    let hwm_idle = proc_status_kb("VmHWM:");
+    let db_kb = std::fs::metadata(&db).map(|m| m.len() / 1024).unwrap_or(0);
+    println!(
+        "load: {games} games ({}) created and started in {:.2?}; database {db_kb} kB",
+        kinds.join(", "),
+        setup
+    );
+    println!(
+        "load: idle with {games} games: VmRSS {:.1} MB (peak VmHWM {:.1} MB; {:.1} MB before creating them)",
+        rss_idle as f64 / 1024.0,
+        hwm_idle as f64 / 1024.0,
+        rss_start as f64 / 1024.0
+    );
+
+    let accepted = Arc::new(AtomicU64::new(0));
+    let rejected = Arc::new(AtomicU64::new(0));
+    let resolved = Arc::new(AtomicU64::new(0));
+    let restarted = Arc::new(AtomicU64::new(0));
+    let stop_at = Instant::now() + Duration::from_secs(secs);
+    let started = Instant::now();
+    let per_thread: Vec<Vec<(i64, String, &'static str)>> = (0..threads)
+        .map(|t| {
+            ids.iter()
+                .enumerate()
+                .filter(|(i, _)| i % threads == t)
+                .map(|(_, (id, ch, k))| (*id, ch.clone(), kind_static(k)))
+                .collect()
+        })
+        .collect();
+    let handles: Vec<_> = per_thread
+        .into_iter()
+        .enumerate()
+        .map(|(t, mut mine)| {
+            let host = host.clone();
+            let (accepted, rejected, resolved, restarted) = (
+                accepted.clone(),
+                rejected.clone(),
+                resolved.clone(),
+                restarted.clone(),
+            );
+            std::thread::spawn(move || {
+                let mut all = Vec::new();
+                let mut resolving = Vec::new();
+                let mut n = t as u64;
+                let mut round = 0u64;
+                while Instant::now() < stop_at {
+                    round += 1;
+                    for (id, channel, kind) in mine.iter_mut() {
+                        if Instant::now() >= stop_at {
+                            break;
+                        }
+                        n = n
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        // The awaited player reads their view (choices), then moves.
+                        let mut moved = false;
+                        for who in ["a", "b"] {
+                            let user = format!("{channel}-{who}");
+                            let view = host.view(*id, Some(&user)).expect("view");
+                            if view.status != GameStatus::Running {
+                                // Finished: a new game in the same channel.
+                                *id = new_game(&host, channel, kind, n ^ round);
+                                restarted.fetch_add(1, Ordering::Relaxed);
+                                moved = true;
+                                break;
+                            }
+                            let Some(v) = view.view else { continue };
+                            if v.choices.is_empty() {
+                                continue;
+                            }
+                            let text = &v.choices[(n >> 33) as usize % v.choices.len()].text;
+                            let t0 = Instant::now();
+                            let r = host.submit(Some(*id), &user, text);
+                            let dt = t0.elapsed();
+                            match r {
+                                Ok(receipt) => {
+                                    accepted.fetch_add(1, Ordering::Relaxed);
+                                    all.push(dt);
+                                    if receipt.resolved {
+                                        resolved.fetch_add(1, Ordering::Relaxed);
+                                        resolving.push(dt);
+                                    }
+                                }
+                                Err(_) => {
+                                    rejected.fetch_add(1, Ordering::Relaxed);
+                                }
+                            }
+                            moved = true;
+                            break;
+                        }
+                        if !moved {
+                            rejected.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                (all, resolving)
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut resolving = Vec::new();
+    for h in handles {
+        let (a, r) = h.join().expect("player thread");
+        all.extend(a);
+        resolving.extend(r);
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort();
+    resolving.sort();
+    let accepted = accepted.load(Ordering::Relaxed);
+    let resolved = resolved.load(Ordering::Relaxed);
+    println!(
+        "load: {threads} player threads for {elapsed:.1} s: {accepted} actions accepted ({:.0}/s), \
+         {resolved} turns resolved ({:.0}/s), {} refused, {} games finished and replaced",
+        accepted as f64 / elapsed,
+        resolved as f64 / elapsed,
+        rejected.load(Ordering::Relaxed),
+        restarted.load(Ordering::Relaxed)
+    );
+    println!(
+        "load: last action -> committed resolution: p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+        percentile(&resolving, 0.5),
+        percentile(&resolving, 0.99),
+        resolving.last().copied().unwrap_or_default()
+    );
+    println!(
+        "load: any accepted action: p50 {:.2?}, p99 {:.2?}",
+        percentile(&all, 0.5),
+        percentile(&all, 0.99)
+    );
+    println!(
+        "load: peak VmHWM {:.1} MB",
+        proc_status_kb("VmHWM:") as f64 / 1024.0
+    );
+}
+
+fn kind_static(k: &str) -> &'static str {
+    KINDS.iter().copied().find(|x| *x == k).unwrap_or("cards")
+}
