@@ -41,7 +41,7 @@ fn setup_and_seats() {
     assert_eq!(g.phase_name(), "Spring 1901 movement");
     let o: DiplomacyOptions = serde_json::from_str("{}").unwrap();
     assert_eq!(o.victory_centres, 18);
-    assert_eq!(Diplomacy::ai_levels()[0], "random");
+    assert_eq!(Diplomacy::ai_levels()[0], "default");
 }
 
 #[test]

@@ -26,6 +26,26 @@ pub enum DiplomacyCommand {
     },
     /// Parse order lines from stdin and print each in canonical form (or the error).
     Parse,
+    /// Play AI games to measure the `default` AI: by default one AI (rotating
+    /// over the powers) against six random-legal players; `--all-ai` seats
+    /// seven AIs. Prints a summary, or one JSON object per game with `--json`.
+    Tournament {
+        /// Number of games.
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// Seed of the first game (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seven `default` AIs instead of one against six random players.
+        #[arg(long)]
+        all_ai: bool,
+        /// The last year played; then the game is a draw of the survivors.
+        #[arg(long, default_value_t = 1920)]
+        end_year: u16,
+        /// One JSON object per game (one per line).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a Diplomacy subcommand.
@@ -58,6 +78,58 @@ pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
                     )?,
                 }
                 writeln!(out)?;
+            }
+        }
+        DiplomacyCommand::Tournament {
+            games,
+            seed,
+            all_ai,
+            end_year,
+            json,
+        } => {
+            use crate::games::diplomacy::tournament::{Lineup, play};
+            let lineup = if all_ai { Lineup::AllAi } else { Lineup::OneAi };
+            let (mut top, mut stalls, mut solos) = (0u32, 0u32, 0u32);
+            for i in 0..games {
+                let r = play(i, seed.wrapping_add(i as u64), lineup, end_year);
+                top += u32::from(r.ai_top == Some(true));
+                stalls += u32::from(r.result == "stall");
+                solos += u32::from(r.result.starts_with("solo"));
+                if json {
+                    serde_json::to_writer(&mut out, &r)?;
+                    writeln!(out)?;
+                } else {
+                    let cs: Vec<String> = r
+                        .powers
+                        .iter()
+                        .map(|p| {
+                            let mark = if p.player == "default" { "*" } else { "" };
+                            format!("{}{mark} {}", &p.power[..3], p.centres)
+                        })
+                        .collect();
+                    writeln!(
+                        out,
+                        "game {i:>3}: {} ({}) {}",
+                        cs.join(", "),
+                        r.year,
+                        r.result
+                    )?;
+                }
+            }
+            if !json {
+                if lineup == Lineup::OneAi {
+                    writeln!(
+                        out,
+                        "AI had the most centres in {top}/{games} games ({:.0}%); {solos} solos; {stalls} stalls.",
+                        100.0 * top as f64 / games.max(1) as f64
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "{games} games: {solos} solos, {} draws, {stalls} stalls.",
+                        games - solos - stalls
+                    )?;
+                }
             }
         }
         DiplomacyCommand::Parse => {

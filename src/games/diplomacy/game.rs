@@ -394,7 +394,18 @@ impl Diplomacy {
         }
     }
 
-    fn build_choices(&self, power: Power) -> Vec<Order> {
+    /// Provinces where a standoff left them empty this phase (no retreats there).
+    pub fn standoff_provinces(&self) -> Bits {
+        self.standoff_bits()
+    }
+
+    /// Provinces with a unit on the board.
+    pub fn occupied_provinces(&self) -> Bits {
+        self.occupied()
+    }
+
+    /// Every legal build for `power` now (one per unit type and location).
+    pub fn build_choices(&self, power: Power) -> Vec<Order> {
         let m = map();
         let occ = self.occupied();
         let mut out = Vec::new();
@@ -1003,9 +1014,10 @@ impl Game for Diplomacy {
     }
 
     fn ai_levels() -> &'static [&'static str] {
-        &["random", "hold"]
+        &["default", "random", "hold"]
     }
 
+    /// `default`: the heuristic power of [`super::ai`] (DumbBot-like).
     /// `random`: each unit moves to a random neighbour with probability 2/3
     /// (else holds), retreats are random, builds fill random home centres.
     /// `hold`: every unit holds; no builds; removals by civil disorder.
@@ -1020,6 +1032,9 @@ impl Game for Diplomacy {
         };
         if level == "hold" {
             return a;
+        }
+        if level != "random" {
+            return super::ai::orders(self, power, seed);
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (self.year as u64) << 8 ^ seat as u64);
         match self.phase {

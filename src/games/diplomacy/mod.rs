@@ -7,10 +7,12 @@
 //! - [`record`]: adjudication of `datc.jsonl`-shaped records (CLI, tests);
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
+pub mod ai;
 pub mod game;
 pub mod geo;
 pub mod judge;
 pub mod order;
 pub mod record;
+pub mod tournament;
 
 pub use game::{Diplomacy, DiplomacyAction, DiplomacyOptions};
