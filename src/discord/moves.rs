@@ -9,13 +9,18 @@ pub fn receipt_text(r: &Receipt) -> String {
     let done = if r.resolved {
         "The turn is resolved; the result is posted in the channel.".to_string()
     } else if !r.is_final {
-        "Send more, or mark it done, before the deadline.".to_string()
+        "You can send more before the deadline.".to_string()
     } else if r.waiting_for.is_empty() {
         String::new()
     } else {
         format!("Waiting for {}.", r.waiting_for.join(", "))
     };
-    format!("Recorded for game #{}: `{}`. {done}", r.game_id, r.recorded)
+    let recorded = if r.recorded.contains('\n') {
+        format!("\n```\n{}\n```\n", r.recorded.replace("```", "` ` `"))
+    } else {
+        format!(" `{}`. ", r.recorded.replace('`', "'"))
+    };
+    format!("Recorded for game #{}:{recorded}{done}", r.game_id)
         .trim_end()
         .to_string()
 }
@@ -76,31 +81,68 @@ pub async fn move_(
     Ok(())
 }
 
-/// What you have sent this turn in your running games (only you see it)
+/// What `/orders` does.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum OrdersAction {
+    /// Show what you sent.
+    #[name = "list"]
+    List,
+    /// Withdraw everything you sent this turn.
+    #[name = "clear"]
+    Clear,
+    /// Mark your orders final.
+    #[name = "ready"]
+    Ready,
+}
+
+/// Your orders this turn (list, clear, or mark ready); only you see them
 #[poise::command(slash_command)]
-pub async fn orders(ctx: Context<'_>) -> Result<(), BotError> {
+pub async fn orders(
+    ctx: Context<'_>,
+    #[description = "list (default), clear, or ready"] action: Option<OrdersAction>,
+    #[description = "Game id (default: the one awaiting you)"] game: Option<i64>,
+) -> Result<(), BotError> {
     let user = ctx.author().id.to_string();
-    let lines = ctx
-        .data()
-        .host(move |h| {
-            let mut lines = Vec::new();
-            for g in h.games_of_user(&user)? {
-                if g.status != crate::store::GameStatus::Running {
-                    continue;
-                }
-                let label = crate::host::game_label(&g);
-                match h.own_pending(g.id, &user)? {
-                    Some(p) => lines.push(format!("{label}: `{p}`")),
-                    None => lines.push(format!("{label}: nothing sent this turn")),
-                }
+    let text = match action.unwrap_or(OrdersAction::List) {
+        OrdersAction::List => {
+            let lines = ctx
+                .data()
+                .host(move |h| {
+                    let mut lines = Vec::new();
+                    for g in h.games_of_user(&user)? {
+                        if g.status != crate::store::GameStatus::Running
+                            || game.is_some_and(|id| id != g.id)
+                        {
+                            continue;
+                        }
+                        let label = crate::host::game_label(&g);
+                        match h.own_pending(g.id, &user)? {
+                            Some(p) => lines.push(format!("{label}:\n{p}")),
+                            None => lines.push(format!("{label}: nothing sent this turn")),
+                        }
+                    }
+                    Ok(lines)
+                })
+                .await?;
+            if lines.is_empty() {
+                "You are not playing in any running game.".to_string()
+            } else {
+                lines.join("\n")
             }
-            Ok(lines)
-        })
-        .await?;
-    let text = if lines.is_empty() {
-        "You are not playing in any running game.".to_string()
-    } else {
-        lines.join("\n")
+        }
+        a => {
+            let word = if matches!(a, OrdersAction::Clear) {
+                "clear"
+            } else {
+                "ready"
+            };
+            let r = ctx
+                .data()
+                .host(move |h| h.submit(game, &user, word))
+                .await?;
+            ctx.data().wake.all();
+            receipt_text(&r)
+        }
     };
     ctx.send(
         poise::CreateReply::default()
