@@ -375,10 +375,18 @@ fn operator_default_options_fill_what_the_creator_left_out() {
     assert_eq!(host.game(id).unwrap().options, r#"{"wins":1}"#);
     host.submit(Some(id), "alice", "paper").unwrap();
     host.submit(Some(id), "bob", "rock").unwrap();
-    assert_eq!(host.game(id).unwrap().status, GameStatus::Finished, "one win was enough");
+    assert_eq!(
+        host.game(id).unwrap().status,
+        GameStatus::Finished,
+        "one win was enough"
+    );
 
     let mut asked = new_rps("c2", None, TimeoutPolicy::Default);
     asked.options = serde_json::json!({ "wins": 3 });
     let id = host.create_game(asked).unwrap();
-    assert_eq!(host.game(id).unwrap().options, r#"{"wins":3}"#, "the creator's choice wins");
+    assert_eq!(
+        host.game(id).unwrap().options,
+        r#"{"wins":3}"#,
+        "the creator's choice wins"
+    );
 }
