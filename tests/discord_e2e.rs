@@ -408,3 +408,42 @@ async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
     assert!(replies.iter().all(|m| m.ephemeral));
     h.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
+    let fake = FakeDiscord::start().await;
+    fake.state().fail_commands = true;
+    let dir = tempfile::tempdir().unwrap();
+    let store = gamehost::store::Store::open(&dir.path().join("g.db")).unwrap();
+    let clock = std::sync::Arc::new(gamehost::host::ManualClock::at(0));
+    let host = std::sync::Arc::new(gamehost::host::Host::new(
+        std::sync::Arc::new(store),
+        registry(),
+        clock.clone(),
+        gamehost::host::HostSettings::default(),
+    ));
+    let settings = gamehost::discord::BotSettings {
+        token: support::fake_discord::TOKEN.into(),
+        api_base: Some(fake.base_url.clone()),
+        guild_id: None,
+        ai_budget_ms: 20,
+        deadlines: Default::default(),
+        channel_move_kinds: vec![],
+    };
+    let bot = gamehost::discord::Bot::start(host, clock, settings)
+        .await
+        .unwrap();
+    let err = tokio::time::timeout(support::fake_discord::WAIT, bot.wait())
+        .await
+        .expect("the bot stops by itself")
+        .expect_err("start-up failed");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("could not register the slash commands"),
+        "{msg}"
+    );
+    assert!(
+        !msg.contains(support::fake_discord::TOKEN),
+        "the token leaked: {msg}"
+    );
+}

@@ -72,7 +72,6 @@ impl BotSettings {
                 .discord
                 .api_base
                 .clone()
-                .or_else(|| std::env::var("GAMEHOST_DISCORD_API_BASE").ok())
                 .filter(|s| !s.trim().is_empty()),
             guild_id: config.discord.guild_id,
             ai_budget_ms: config.ai.budget_ms,
@@ -178,7 +177,6 @@ impl Bot {
                     if let Err(e) = result {
                         let msg = format!("could not register the slash commands: {e}");
                         let _ = fatal_tx.send(msg.clone());
-                        framework.shard_manager().shutdown_all().await;
                         return Err(BotError::Internal(msg));
                     }
                     let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());

@@ -76,19 +76,9 @@ impl Harness {
         h
     }
 
-    async fn boot(&mut self) {
-        let sessions = self.fake.state().sessions;
-        let store = Store::open(&self.db).expect("open store");
-        let host = Arc::new(Host::new(
-            Arc::new(store),
-            (self.registry)(),
-            self.clock.clone(),
-            HostSettings {
-                ai_budget_ms: 20,
-                reminder_percent: 20,
-            },
-        ));
-        let settings = BotSettings {
+    /// The settings the bot runs with in tests.
+    pub fn settings(&self) -> BotSettings {
+        BotSettings {
             token: TOKEN.into(),
             api_base: Some(self.fake.base_url.clone()),
             guild_id: None,
@@ -101,7 +91,22 @@ impl Harness {
                 ..DeadlinesConfig::default()
             },
             channel_move_kinds: vec!["cards".into(), "puzzle".into(), "nim".into()],
-        };
+        }
+    }
+
+    async fn boot(&mut self) {
+        let sessions = self.fake.state().sessions;
+        let store = Store::open(&self.db).expect("open store");
+        let host = Arc::new(Host::new(
+            Arc::new(store),
+            (self.registry)(),
+            self.clock.clone(),
+            HostSettings {
+                ai_budget_ms: 20,
+                reminder_percent: 20,
+            },
+        ));
+        let settings = self.settings();
         let bot = Bot::start(host.clone(), self.clock.clone(), settings)
             .await
             .expect("bot starts");

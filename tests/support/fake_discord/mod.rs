@@ -179,6 +179,8 @@ pub struct State {
     pub closed_dms: HashSet<u64>,
     /// Display names of users.
     pub names: HashMap<u64, String>,
+    /// Answer command registration with an error (start-up failure).
+    pub fail_commands: bool,
     pub(crate) next_id: u64,
     pub(crate) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(crate) gateway_session: u64,

@@ -228,6 +228,9 @@ fn reject(shared: &Shared, why: String) -> Reply {
 }
 
 fn put_commands(shared: &Shared, body: Value) -> Reply {
+    if shared.with(|s| s.fail_commands) {
+        return error(403, 50001, "Missing Access");
+    }
     let Some(list) = body.as_array() else {
         return reject(shared, "commands body is not a list".into());
     };
