@@ -443,7 +443,10 @@ fn view_offers_one_select_per_group_to_the_mover_only() {
         .iter()
         .map(|c| c.label.split(' ').nth(1).unwrap().parse().unwrap())
         .collect();
-    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "largest first: {sizes:?}");
+    assert!(
+        sizes.windows(2).all(|w| w[0] >= w[1]),
+        "largest first: {sizes:?}"
+    );
     assert!(g.view(Some(1)).choices.is_empty());
     assert!(g.view(None).choices.is_empty());
     assert!(v.board.lines().all(|l| l.chars().count() < 80));
