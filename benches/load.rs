@@ -64,10 +64,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; nothing else to parse.
-    let games = env_or("LOAD_GAMES", 1000) as usize;
+    // `cargo bench` passes `--bench`; without it (`cargo test --all-targets`)
+    // this is a quick smoke run.
+    let full = std::env::args().any(|a| a == "--bench");
+    let games = env_or("LOAD_GAMES", if full { 1000 } else { 30 }) as usize;
     let threads = env_or("LOAD_THREADS", 4) as usize;
-    let secs = env_or("LOAD_SECS", 10);
+    let secs = env_or("LOAD_SECS", if full { 10 } else { 1 });
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("load.db");
     let host = Arc::new(Host::new(
