@@ -26,6 +26,12 @@ pub enum DiplomacyCommand {
     },
     /// Parse order lines from stdin and print each in canonical form (or the error).
     Parse,
+    /// Render the position of an `adjudicate`-shaped record (stdin) as a PNG map (stdout).
+    Render {
+        /// Also draw the record's orders (failed ones crossed out).
+        #[arg(long)]
+        orders: bool,
+    },
     /// Play AI games to measure the `default` AI: by default one AI (rotating
     /// over the powers) against six random-legal players; `--all-ai` seats
     /// seven AIs. Prints a summary, or one JSON object per game with `--json`.
@@ -132,6 +138,14 @@ pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
                 }
             }
         }
+        DiplomacyCommand::Render { orders } => {
+            let mut s = String::new();
+            stdin.lock().read_to_string(&mut s)?;
+            let rec: Record = serde_json::from_str(&s).context("reading the record")?;
+            let pos = record_position(map, &rec, orders).map_err(anyhow::Error::msg)?;
+            let png = crate::render::diplomacy::render_position_png(&pos)?;
+            out.write_all(&png)?;
+        }
         DiplomacyCommand::Parse => {
             for line in stdin.lock().lines() {
                 let line = line?;
@@ -146,4 +160,71 @@ pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The position an `adjudicate` record describes (with its orders and their results if asked).
+pub fn record_position(
+    map: &Map,
+    rec: &Record,
+    with_orders: bool,
+) -> Result<crate::render::diplomacy::MapPosition, String> {
+    use crate::games::diplomacy::geo::Power;
+    use crate::games::diplomacy::record::{RecUnit, unit_from};
+    let units = rec
+        .units
+        .iter()
+        .map(|u| unit_from(map, u))
+        .collect::<Result<Vec<_>, _>>()?;
+    let dislodged = rec
+        .dislodged
+        .iter()
+        .map(|d| {
+            unit_from(
+                map,
+                &RecUnit {
+                    power: d.power.clone(),
+                    kind: d.kind.clone(),
+                    at: d.at.clone(),
+                },
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut owners = vec![None; map.province_count()];
+    for (p, cs) in &rec.supply_centers {
+        let power = Power::parse(p).ok_or_else(|| format!("unknown power {p}"))?;
+        for c in cs {
+            let l = map
+                .loc_by_abbr(c)
+                .ok_or_else(|| format!("unknown province {c}"))?;
+            owners[map.prov_of(l) as usize] = Some(power);
+        }
+    }
+    let mut orders = Vec::new();
+    if with_orders {
+        let res = adjudicate_record(map, rec).ok();
+        for (i, o) in rec.orders.iter().enumerate() {
+            let (Some(power), Ok(order)) = (
+                Power::parse(&o.power),
+                crate::games::diplomacy::order::parse_order(map, &o.text),
+            ) else {
+                continue;
+            };
+            let ok = res
+                .as_ref()
+                .and_then(|r| r.results.get(i))
+                .is_some_and(|r| r.result == "succeeds");
+            orders.push((power, order, ok));
+        }
+    }
+    let title = match &rec.id {
+        Some(id) => format!("{id} ({})", rec.phase),
+        None => rec.phase.clone(),
+    };
+    Ok(crate::render::diplomacy::MapPosition {
+        title,
+        units,
+        dislodged,
+        owners,
+        orders,
+    })
 }

@@ -1,8 +1,10 @@
 //! Images for the front-ends: SVG built per game, rasterised to PNG.
 
+pub mod diplomacy;
 pub mod puzzle;
 pub mod svg;
 
+pub use diplomacy::render_diplomacy_png;
 pub use puzzle::{puzzle_svg, render_puzzle_png};
 
 /// Why an image could not be produced.

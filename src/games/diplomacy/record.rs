@@ -127,7 +127,8 @@ pub struct RecOutput {
     pub preceding_movement: Option<Box<RecOutput>>,
 }
 
-fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
+/// Converts a record unit to a board unit.
+pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
     let power = Power::parse(&u.power).ok_or_else(|| format!("unknown power {}", u.power))?;
     let kind = match u.kind.to_ascii_uppercase().as_str() {
         "A" | "ARMY" => UnitKind::Army,
