@@ -84,6 +84,9 @@ pub struct DiplomacyAction {
     pub clear: bool,
     /// Messages for the player: refused lines, replaced orders.
     pub notes: Vec<String>,
+    /// The host filled this in at a missed deadline ([`Game::default_action`]).
+    #[serde(default)]
+    pub missed: bool,
 }
 
 /// The state of a game of Diplomacy.
@@ -100,9 +103,15 @@ pub struct Diplomacy {
     standoffs: Vec<ProvId>,
     draw_votes: [bool; 7],
     disorder: [bool; 7],
+    /// Consecutive movement phases each power missed (2 put it in civil disorder).
+    #[serde(default)]
+    missed_moves: [u8; 7],
     outcome: Option<Outcome>,
     rng: ChaCha8Rng,
 }
+
+/// Consecutive missed movement phases that put a power in civil disorder.
+pub const MISSES_FOR_DISORDER: u8 = 2;
 
 fn map() -> &'static Map {
     Map::standard()
@@ -185,6 +194,34 @@ impl Diplomacy {
     /// Whether a power is still in the game (has units or centres).
     pub fn alive(&self, p: Power) -> bool {
         self.centre_count(p) > 0 || self.units.iter().any(|u| u.power == p)
+    }
+
+    /// Whether a power is in civil disorder (left, or missed two movement deadlines).
+    pub fn in_disorder(&self, p: Power) -> bool {
+        self.disorder[p.index()]
+    }
+
+    /// Consecutive movement deadlines a power has missed.
+    pub fn missed_moves(&self, p: Power) -> u8 {
+        self.missed_moves[p.index()]
+    }
+
+    /// Whether the seat is open for a new player or the AI: a surviving
+    /// power in civil disorder in a game still going on.
+    pub fn seat_open(&self, seat: Seat) -> bool {
+        Power::from_index(seat)
+            .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
+    }
+
+    /// A player (or the AI) takes over a power in civil disorder: it is
+    /// awaited again from the next phase on. Returns false if the seat was not open.
+    pub fn take_over(&mut self, seat: Seat) -> bool {
+        if !self.seat_open(seat) {
+            return false;
+        }
+        self.disorder[seat] = false;
+        self.missed_moves[seat] = 0;
+        true
     }
 
     /// "Spring 1901 movement".
@@ -582,6 +619,7 @@ impl Game for Diplomacy {
             standoffs: Vec::new(),
             draw_votes: [false; 7],
             disorder: [false; 7],
+            missed_moves: [0; 7],
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         })
@@ -749,6 +787,20 @@ impl Game for Diplomacy {
             let Some(p) = Power::from_index(seat) else {
                 continue;
             };
+            if self.phase == PhaseKind::Movement {
+                if a.missed {
+                    self.missed_moves[seat] = self.missed_moves[seat].saturating_add(1);
+                    if self.missed_moves[seat] >= MISSES_FOR_DISORDER && !self.disorder[seat] {
+                        self.disorder[seat] = true;
+                        let _ = writeln!(
+                            text,
+                            "{p} missed {MISSES_FOR_DISORDER} movement deadlines in a row and is in civil disorder until someone takes the seat."
+                        );
+                    }
+                } else {
+                    self.missed_moves[seat] = 0;
+                }
+            }
             if let Some(v) = a.draw {
                 self.draw_votes[seat] = v;
             }
@@ -844,9 +896,13 @@ impl Game for Diplomacy {
         }
     }
 
+    /// Units hold, retreats disband, builds are waived, removals follow the
+    /// civil-disorder rule; the miss is marked so that two consecutive missed
+    /// movement phases put the power in civil disorder.
     fn default_action(&self, _seat: Seat) -> Self::Action {
         DiplomacyAction {
             ready: true,
+            missed: true,
             ..Default::default()
         }
     }

@@ -1,0 +1,107 @@
+//! Diplomacy online-game rules in the engine: missed deadlines and civil
+//! disorder, takeover, and secret draw votes.
+
+use gamehost::games::diplomacy::geo::Power;
+use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
+use gamehost::games::seam::{Game, Outcome, TurnReport};
+use std::collections::BTreeMap;
+
+fn new() -> Diplomacy {
+    Diplomacy::new_game(DiplomacyOptions::default(), 3).unwrap()
+}
+
+/// Everyone awaited sends `text` (or, for seats in `missed`, the host's default action).
+fn phase(g: &mut Diplomacy, texts: &[(usize, &str)], missed: &[usize]) -> TurnReport {
+    let mut acts = BTreeMap::new();
+    for s in g.awaiting() {
+        let a = if missed.contains(&s) {
+            g.default_action(s)
+        } else {
+            let t = texts
+                .iter()
+                .find(|(x, _)| *x == s)
+                .map_or("done", |(_, t)| *t);
+            g.parse_action(s, t).unwrap()
+        };
+        acts.insert(s, a);
+    }
+    g.resolve(acts)
+}
+
+#[test]
+fn two_missed_movement_phases_mean_civil_disorder_until_takeover() {
+    let mut g = new();
+    let eng = Power::England.index();
+    phase(&mut g, &[], &[eng]); // Spring 1901: missed (units hold)
+    assert_eq!(g.missed_moves(Power::England), 1);
+    assert!(!g.in_disorder(Power::England));
+    assert!(g.awaiting().contains(&eng));
+    let r = phase(&mut g, &[], &[eng]); // Fall 1901: missed again
+    assert!(g.in_disorder(Power::England), "{}", r.public);
+    assert!(r.public.contains("civil disorder"));
+    assert!(!g.awaiting().contains(&eng));
+    assert!(g.seat_open(eng));
+    assert!(!g.seat_open(Power::France.index()));
+    // Units of a power in civil disorder stay on the board and hold.
+    assert_eq!(
+        g.units()
+            .iter()
+            .filter(|u| u.power == Power::England)
+            .count(),
+        3
+    );
+    assert!(g.take_over(eng));
+    assert!(!g.seat_open(eng));
+    assert!(!g.in_disorder(Power::England));
+    assert_eq!(g.missed_moves(Power::England), 0);
+    assert!(!g.take_over(eng));
+}
+
+#[test]
+fn a_miss_between_orders_does_not_count_twice() {
+    let mut g = new();
+    let fra = Power::France.index();
+    phase(&mut g, &[], &[fra]);
+    phase(&mut g, &[(fra, "A Par - Bur\ndone")], &[]);
+    assert_eq!(g.missed_moves(Power::France), 0);
+    while g.phase_name().contains("Winter") {
+        phase(&mut g, &[], &[]);
+    }
+    phase(&mut g, &[], &[fra]);
+    assert!(!g.in_disorder(Power::France));
+}
+
+#[test]
+fn draw_votes_are_secret_until_unanimous() {
+    let mut voted = new();
+    let mut quiet = new();
+    let before: Vec<_> = (0..7).map(|s| voted.view(Some(s))).collect();
+    let r1 = phase(&mut voted, &[(0, "draw\ndone"), (3, "draw\ndone")], &[]);
+    let r2 = phase(&mut quiet, &[], &[]);
+    assert_eq!(r1, r2, "the report must not reveal votes");
+    for s in (0..7).map(Some).chain([None]) {
+        assert_eq!(voted.view(s), quiet.view(s), "view of {s:?} reveals a vote");
+    }
+    assert_eq!(before.len(), 7);
+    assert!(voted.outcome().is_none());
+    // Votes persist; once every survivor agrees the game is a shared draw.
+    let all: Vec<(usize, &str)> = (0..7).map(|s| (s, "draw\ndone")).collect();
+    let r = phase(&mut voted, &all, &[]);
+    assert!(r.public.contains("draw"), "{}", r.public);
+    assert_eq!(voted.outcome(), Some(Outcome::Draw((0..7).collect())));
+}
+
+#[test]
+fn civil_disorder_counts_as_accepting_a_draw() {
+    let mut g = new();
+    let tur = Power::Turkey.index();
+    phase(&mut g, &[], &[tur]);
+    phase(&mut g, &[], &[tur]);
+    assert!(g.in_disorder(Power::Turkey));
+    while g.phase_name().contains("Winter") {
+        phase(&mut g, &[], &[]);
+    }
+    let votes: Vec<(usize, &str)> = (0..6).map(|s| (s, "draw\ndone")).collect();
+    phase(&mut g, &votes, &[]);
+    assert_eq!(g.outcome(), Some(Outcome::Draw((0..7).collect())));
+}
