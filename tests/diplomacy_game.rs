@@ -209,6 +209,7 @@ fn unanimous_draw_and_victory_and_forfeit() {
         DiplomacyOptions {
             victory_centres: 4,
             end_year: None,
+            ..Default::default()
         },
         1,
     )
@@ -230,6 +231,7 @@ fn random_ai_games_run_and_serialize() {
         DiplomacyOptions {
             victory_centres: 18,
             end_year: Some(1910),
+            ..Default::default()
         },
         3,
     )

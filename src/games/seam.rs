@@ -164,6 +164,12 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport;
     /// The action a seat gets when its deadline passes without one.
     fn default_action(&self, seat: Seat) -> Self::Action;
+    /// Seconds allowed for the turn now starting, given the game's configured
+    /// turn length (`None`: no deadline). The default keeps the configured
+    /// value; Diplomacy gives movement and retreat/adjustment phases their own.
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        configured
+    }
     /// The seat gives up: the engine decides what that means (the opponent
     /// wins a duel; a Diplomacy power goes into civil disorder).
     fn forfeit(&mut self, seat: Seat) -> TurnReport;

@@ -46,6 +46,8 @@ pub trait AnyGame: Send + Sync {
     fn resolve(&mut self, actions: &BTreeMap<Seat, Value>) -> Result<TurnReport, DecodeError>;
     /// The action given at a deadline.
     fn default_action(&self, seat: Seat) -> Value;
+    /// See [`Game::turn_seconds`].
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64>;
     /// The seat gives up.
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
     /// The result, once over.
@@ -129,6 +131,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn default_action(&self, seat: Seat) -> Value {
         encode(&self.0.default_action(seat))
+    }
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        self.0.turn_seconds(configured)
     }
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         self.0.forfeit(seat)

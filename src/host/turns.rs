@@ -402,7 +402,12 @@ impl Host {
         seats: &[SeatRow],
     ) -> Result<(), HostError> {
         let now = self.now();
-        if let Some(secs) = row.turn_seconds.filter(|s| *s > 0) {
+        let configured = row.turn_seconds.filter(|s| *s > 0).map(|s| s as u64);
+        if let Some(secs) = engine
+            .turn_seconds(configured)
+            .filter(|s| *s > 0)
+            .map(|s| s.min(i64::MAX as u64 / 1000) as i64)
+        {
             let span = secs * 1000;
             let pct = i64::from(self.settings.reminder_percent);
             let remind_at = (pct > 0 && pct < 100).then(|| now + span - span * pct / 100);

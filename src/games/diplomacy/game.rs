@@ -49,6 +49,10 @@ pub struct DiplomacyOptions {
     pub victory_centres: u32,
     /// If set, the game ends in a draw of the survivors after this year's Winter.
     pub end_year: Option<u16>,
+    /// Hours for a movement phase (48); used when the game has no turn length set.
+    pub movement_hours: u32,
+    /// Hours for a retreat or adjustment phase (24); used likewise.
+    pub adjustment_hours: u32,
 }
 
 impl Default for DiplomacyOptions {
@@ -56,6 +60,8 @@ impl Default for DiplomacyOptions {
         DiplomacyOptions {
             victory_centres: 18,
             end_year: None,
+            movement_hours: 48,
+            adjustment_hours: 24,
         }
     }
 }
@@ -904,6 +910,24 @@ impl Game for Diplomacy {
             ready: true,
             missed: true,
             ..Default::default()
+        }
+    }
+
+    /// A configured turn length applies to movement phases, half of it to
+    /// retreats and adjustments; without one, the options' hours (48 / 24).
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        let movement = self.phase == PhaseKind::Movement;
+        match configured {
+            Some(c) if movement => Some(c),
+            Some(c) => Some((c / 2).max(1)),
+            None => {
+                let h = if movement {
+                    self.options.movement_hours
+                } else {
+                    self.options.adjustment_hours
+                };
+                (h > 0).then_some(u64::from(h) * 3600)
+            }
         }
     }
 
