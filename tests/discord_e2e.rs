@@ -447,3 +447,29 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
         "the token leaked: {msg}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dm_flood_gets_one_warning_not_a_reply_each() {
+    let h = Harness::start().await;
+    // The harness clock stands still, so the bucket never refills: 8 DMs are
+    // answered, the 9th gets the one warning, the rest are dropped.
+    for i in 0..12 {
+        h.fake.dm(CAROL, &format!("hello {i}"));
+    }
+    dm_with(&h.fake, CAROL, "faster than I can take them").await;
+    h.fake
+        .wait_for("nine replies to the flood", |s| {
+            (s.dms(CAROL).len() >= 9).then_some(())
+        })
+        .await;
+    let replies = h.fake.state().dms(CAROL).len();
+    let warnings = h
+        .fake
+        .state()
+        .dms(CAROL)
+        .iter()
+        .filter(|m| m.text().contains("faster than I can take them"))
+        .count();
+    assert_eq!(warnings, 1);
+    assert_eq!(replies, 9, "{}", h.fake.state().dump());
+}

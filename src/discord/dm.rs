@@ -3,6 +3,7 @@
 //! receipt or what was wrong.
 
 use super::{BotError, Data, moves, render};
+use crate::host::limits::Verdict;
 use poise::serenity_prelude as serenity;
 
 const HELP: &str = "Send me your move as text (Diplomacy: one order per line). \
@@ -17,6 +18,28 @@ pub async fn handle(
 ) -> Result<(), BotError> {
     if msg.author.bot || msg.guild_id.is_some() {
         return Ok(());
+    }
+    let verdict = {
+        let mut limiter = data.dm_limiter.lock().unwrap_or_else(|p| p.into_inner());
+        let now = data.clock.now_ms();
+        limiter.forget_idle(now);
+        limiter.check(&msg.author.id.to_string(), now)
+    };
+    match verdict {
+        Verdict::Allowed => {}
+        Verdict::Warn => {
+            msg.channel_id
+                .say(
+                    &ctx.http,
+                    "You are sending messages faster than I can take them;                      I will ignore your messages for a few seconds.                      Diplomacy players: put all your orders in one message, one per line.",
+                )
+                .await?;
+            return Ok(());
+        }
+        Verdict::Silent => {
+            tracing::debug!(user = %msg.author.id, "DM dropped by the rate limiter");
+            return Ok(());
+        }
     }
     let (game, text) = moves::split_game(&msg.content);
     let text = text.to_string();

@@ -111,6 +111,8 @@ pub struct Data {
     pub settings: BotSettings,
     /// Wakes the background loops.
     pub wake: Wake,
+    /// Per-user limit on DMs, so a flood gets one warning, not a reply each.
+    pub dm_limiter: Arc<std::sync::Mutex<crate::host::limits::RateLimiter>>,
 }
 
 impl Data {
@@ -158,6 +160,11 @@ impl Bot {
             clock,
             settings: settings.clone(),
             wake: wake.clone(),
+            // Bursts of 8 DMs, then one every 1.5 s: far above a person
+            // typing orders, far below a script.
+            dm_limiter: Arc::new(std::sync::Mutex::new(
+                crate::host::limits::RateLimiter::new(8, 1500),
+            )),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
