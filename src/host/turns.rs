@@ -678,8 +678,7 @@ impl Host {
                     game_label(&row),
                     report.public
                 );
-                let log = serde_json::json!({ "forfeit": missing }).to_string();
-                self.commit_turn(tx, &row, engine.as_ref(), &seats, &report, log)?;
+                self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &missing)?;
                 return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
             }
             let mut actions: BTreeMap<Seat, Value> = current_pending(tx, &row)?
@@ -717,9 +716,44 @@ impl Host {
             let mut engine = self.engine_of(&row)?;
             let mut report = engine.forfeit(seat);
             report.public = format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
-            let log = serde_json::json!({ "forfeit": [seat] }).to_string();
-            self.commit_turn(tx, &row, engine.as_ref(), &seats, &report, log)
+            self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &[seat])
         })
+    }
+
+    /// Records forfeits as a turn. In a game that goes on (Diplomacy), the
+    /// other seats keep what they already sent this turn, if still legal:
+    /// one player giving up must not wipe everyone else's orders.
+    fn commit_forfeit(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+        report: &TurnReport,
+        forfeited: &[Seat],
+    ) -> Result<(), HostError> {
+        let kept: Vec<PendingRow> = tx
+            .pending(row.id)?
+            .into_iter()
+            .filter(|p| p.turn == row.turn && !forfeited.contains(&p.seat))
+            .collect();
+        let log = serde_json::json!({ "forfeit": forfeited }).to_string();
+        self.commit_turn(tx, row, engine, seats, report, log)?;
+        let after = require_game(tx, row.id)?;
+        if after.status != GameStatus::Running {
+            return Ok(());
+        }
+        let awaiting = engine.awaiting();
+        for mut p in kept {
+            let still_legal = serde_json::from_str::<Value>(&p.action)
+                .ok()
+                .is_some_and(|a| engine.validate(p.seat, &a).is_ok());
+            if awaiting.contains(&p.seat) && still_legal {
+                p.turn = after.turn;
+                tx.upsert_pending(row.id, &p)?;
+            }
+        }
+        Ok(())
     }
 
     /// What a user has sent this turn in a game (their own hidden action).
