@@ -36,3 +36,34 @@ fn oversized_messages_and_strangers_are_refused() {
     host.submit(Some(id), "alice", "rock").unwrap();
     assert!(host.own_pending(id, "alice").unwrap().is_some());
 }
+
+/// A game's creator cannot name a server file as the battle roster (the bot
+/// would read it and could quote it in an error); the operator's
+/// `[battle] roster` still applies.
+#[test]
+fn creators_cannot_set_operator_only_options() {
+    use gamehost::host::{Host, HostSettings, Registry};
+    use gamehost::store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("g.db")).unwrap();
+    let host = Host::new(
+        Arc::new(store),
+        Registry::standard(),
+        Arc::new(ManualClock::at(1_000)),
+        HostSettings {
+            ai_budget_ms: 50,
+            reminder_percent: 20,
+        },
+    );
+    let mut req = new_rps("c1", None, TimeoutPolicy::Default);
+    req.kind = "battle".into();
+    req.options = serde_json::json!({"roster": "/etc/passwd", "team_size": 2});
+    let err = host.create_game(req.clone()).unwrap_err();
+    assert!(err.is_user_error(), "{err}");
+    assert!(err.to_string().contains("`roster` is set by the server's operator"), "{err}");
+    assert!(!err.to_string().contains("root"), "{err}");
+    assert!(host.list_games(None, &[], 10).unwrap().is_empty());
+
+    req.options = serde_json::json!({"team_size": 2});
+    host.create_game(req).unwrap();
+}

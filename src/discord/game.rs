@@ -129,7 +129,8 @@ pub async fn new(
     #[description = "Time per turn, e.g. 10m, 2h, 1d (0 = no deadline)"] deadline: Option<String>,
     #[description = "What happens to a seat that has not moved in time"] timeout: Option<Timeout>,
     #[description = "Take a seat yourself (default: yes)"] play: Option<bool>,
-    #[description = "Engine options as JSON, e.g. {\"team_size\": 3}"] options: Option<String>,
+    #[description = "Engine options, e.g. team_size=3 turn_limit=40 (or a JSON object)"]
+    options: Option<String>,
     #[description = "Seed for a reproducible deal"] seed: Option<i64>,
 ) -> Result<(), BotError> {
     let Some(guild) = ctx.guild_id() else {
@@ -148,14 +149,8 @@ pub async fn new(
         Some(d) => parse_duration(d)?,
         None => data.settings.deadlines.seconds_for(kind_name),
     };
-    let options = match options.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        Some(text) => serde_json::from_str(text).map_err(|e| {
-            BotError::user(format!(
-                "The options are not valid JSON ({e}); e.g. `{{\"team_size\": 3}}`."
-            ))
-        })?,
-        None => serde_json::Value::Null,
-    };
+    let options = super::options::parse_game_options(options.as_deref().unwrap_or(""))
+        .map_err(BotError::user)?;
     let policy = match timeout {
         Some(Timeout::Default) => TimeoutPolicy::Default,
         Some(Timeout::Ai) => TimeoutPolicy::Ai,

@@ -19,6 +19,7 @@ mod dm;
 mod error;
 mod game;
 mod moves;
+mod options;
 mod outbox;
 mod render;
 mod scheduler;

@@ -14,6 +14,16 @@ impl Host {
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
         let mut req = req;
         if let Ok(entry) = self.registry.get(&req.kind) {
+            if let Some(key) = entry
+                .operator_options
+                .iter()
+                .find(|k| req.options.get(**k).is_some())
+            {
+                return Err(HostError::user(format!(
+                    "The option `{key}` is set by the server's operator (config `[{}] {key}`), not per game; leave it out.",
+                    entry.name
+                )));
+            }
             req.options = self.options_with_defaults(entry.name, req.options);
         }
         let seed = req.seed.unwrap_or_else(rand::random);

@@ -164,6 +164,8 @@ pub struct KindEntry {
     pub name: &'static str,
     /// The AI levels the kind offers, default first.
     pub ai_levels: &'static [&'static str],
+    /// Option keys only the operator may set ([`Game::OPERATOR_OPTIONS`]).
+    pub operator_options: &'static [&'static str],
     create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
@@ -209,6 +211,7 @@ impl KindEntry {
         KindEntry {
             name: G::KIND,
             ai_levels: G::ai_levels(),
+            operator_options: G::OPERATOR_OPTIONS,
             create: create_kind::<G>,
             load: load_kind::<G>,
             seat_count: seat_count_kind::<G>,
@@ -324,5 +327,32 @@ pub fn list_choices(choices: &[ActionChoice]) -> String {
         0 => String::new(),
         1 => texts[0].to_string(),
         n => format!("{} or {}", texts[..n - 1].join(", "), texts[n - 1]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A misspelt option is refused with the names the kind knows, never
+    /// silently ignored (the game would start with the default instead).
+    #[test]
+    fn every_kind_refuses_unknown_options_and_names_the_known_ones() {
+        let registry = Registry::standard();
+        for (kind, known) in [
+            ("cards", "jam_percent"),
+            ("battle", "team_size"),
+            ("puzzle", "max_turns"),
+            ("diplomacy", "victory_centres"),
+        ] {
+            let err = match registry.create(kind, &json!({"no_such_option": 1}), 1) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("{kind} accepted an unknown option"),
+            };
+            assert!(err.contains("no_such_option"), "{kind}: {err}");
+            assert!(err.contains(known), "{kind}: {err}");
+            assert!(registry.create(kind, &json!({}), 1).is_ok(), "{kind}");
+        }
     }
 }

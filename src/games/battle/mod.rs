@@ -271,6 +271,9 @@ impl Game for Battle {
     type Options = BattleOptions;
 
     const KIND: &'static str = "battle";
+    /// `roster` names a file on the server: a player who could set it could
+    /// make the bot read (and quote in errors) any file it can open.
+    const OPERATOR_OPTIONS: &'static [&'static str] = &["roster"];
 
     fn seat_count(_options: &Self::Options) -> usize {
         2

@@ -43,7 +43,7 @@ use std::fmt::Write;
 
 /// Options for a new game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DiplomacyOptions {
     /// Centres needed to win (18 in the rulebook).
     pub victory_centres: u32,
