@@ -14,6 +14,7 @@ pub mod registry;
 
 mod lobby;
 mod replay;
+mod takeover;
 mod turns;
 mod view;
 
@@ -21,7 +22,7 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::HostError;
 pub use registry::{AnyGame, Registry};
-pub use replay::ReplayReport;
+pub use replay::{GameLog, LoggedStep, LoggedTurn, ReplayReport};
 pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 

@@ -50,6 +50,10 @@ pub trait AnyGame: Send + Sync {
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64>;
     /// The seat gives up.
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
+    /// See [`Game::seat_open`].
+    fn seat_open(&self, seat: Seat) -> bool;
+    /// See [`Game::take_over`].
+    fn take_over(&mut self, seat: Seat) -> bool;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
     /// What a viewer may see.
@@ -137,6 +141,12 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         self.0.forfeit(seat)
+    }
+    fn seat_open(&self, seat: Seat) -> bool {
+        self.0.seat_open(seat)
+    }
+    fn take_over(&mut self, seat: Seat) -> bool {
+        self.0.take_over(seat)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()

@@ -353,6 +353,29 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Gives an existing seat to another user or an AI (a takeover in a
+    /// running game); fails if the seat does not exist.
+    pub fn replace_seat(&self, game_id: i64, seat: &SeatRow) -> Result<(), StoreError> {
+        let (user, ai) = match &seat.occupant {
+            Occupant::User(id) => (Some(id.as_str()), None),
+            Occupant::Ai(level) => (None, Some(level.as_str())),
+        };
+        let n = self.tx.execute(
+            "UPDATE seats SET user_id = ?3, ai_level = ?4, display_name = ?5 \
+             WHERE game_id = ?1 AND seat = ?2",
+            params![game_id, seat.seat as i64, user, ai, seat.display_name],
+        )?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt {
+                table: "seats",
+                key: format!("game {game_id} seat {}", seat.seat),
+                reason: "the seat to replace does not exist".into(),
+            })
+        }
+    }
+
     /// Frees a seat.
     pub fn delete_seat(&self, game_id: i64, seat: usize) -> Result<(), StoreError> {
         self.tx.execute(
