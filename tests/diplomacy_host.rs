@@ -415,3 +415,107 @@ fn draw_votes_are_secret_in_every_view_and_announcement_until_unanimous() {
         finished.1.text
     );
 }
+
+// ---------------------------------------------------------------------------
+// Deadline extensions.
+
+#[test]
+fn a_player_extends_the_deadline_once_per_phase_by_half_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = Host::new(
+        Arc::new(Store::open(&dir.path().join("t.db")).unwrap()),
+        Registry::default().with::<Diplomacy>(),
+        clock.clone(),
+        HostSettings {
+            ai_budget_ms: 1000,
+            reminder_percent: 20,
+        },
+    );
+    let id = started(&host, &[]);
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(48 * HOUR));
+    clock.advance(30 * HOUR);
+    // Germany has left: a seat in civil disorder cannot ask.
+    host.forfeit(id, "u3").unwrap();
+    let e = match host.extend_deadline(id, "u3") {
+        Err(HostError::User(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains("You have left"), "{e}");
+    // The forfeit began the turn again: 48 h from now.
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(78 * HOUR));
+    clock.advance(47 * HOUR);
+    let sent = outbox(&host).len();
+    assert_eq!(host.extend_deadline(id, "u2").unwrap(), 102 * HOUR);
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(102 * HOUR));
+    let told: Vec<String> = outbox(&host)
+        .into_iter()
+        .skip(sent)
+        .filter(|(t, _)| *t == Target::Channel("dip".into()))
+        .map(|(_, a)| a.text)
+        .collect();
+    assert_eq!(
+        told,
+        vec!["U2 (France) asked for more time: the deadline of diplomacy #1 moves 24 h later."]
+    );
+    for (user, want) in [
+        ("u4", "already extended (at most 1 per turn)"),
+        ("bob", "not playing"),
+    ] {
+        match host.extend_deadline(id, user) {
+            Err(HostError::User(m)) => assert!(m.contains(want), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    // The old deadline passes quietly; the reminder moved with it (20% of
+    // 48 h before the new deadline), then the phase resolves at the new one.
+    let set = |t: i64| clock.advance(t - gamehost::host::Clock::now_ms(clock.as_ref()));
+    set(78 * HOUR + 1);
+    assert!(host.fire_due_deadlines().unwrap().is_empty());
+    set(102 * HOUR - (48 * HOUR) * 20 / 100);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Reminded(id)]
+    );
+    set(102 * HOUR);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Resolved(id)]
+    );
+    assert_eq!(engine(&host, id).phase_name(), "Fall 1901 movement");
+    // A new phase may be extended again.
+    assert_eq!(
+        host.extend_deadline(id, "u4").unwrap(),
+        102 * HOUR + 48 * HOUR + 24 * HOUR
+    );
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+}
+
+#[test]
+fn a_game_without_extensions_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = diplomacy_host(dir.path(), "t.db", clock);
+    let id = host
+        .create_game(NewGame {
+            kind: "diplomacy".into(),
+            guild_id: None,
+            channel_id: "dip".into(),
+            creator_id: "u0".into(),
+            creator_name: "U0".into(),
+            options: serde_json::json!({"extensions": 0}),
+            seed: Some(1),
+            turn_seconds: None,
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .unwrap();
+    for _ in 1..7 {
+        host.add_ai(id, "u0", Some("hold"), None).unwrap();
+    }
+    host.start(id, "u0").unwrap();
+    match host.extend_deadline(id, "u0") {
+        Err(HostError::User(m)) => assert!(m.contains("grants no deadline extensions"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -265,7 +265,7 @@ async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_diplomacy_power_left_by_its_player_is_taken_over_with_game_takeover() {
+async fn a_diplomacy_power_left_by_its_player_is_taken_over_and_the_deadline_extended() {
     let h = Harness::start().await;
     let ch = CH + 3;
     let t = h.fake.slash(
@@ -311,6 +311,14 @@ async fn a_diplomacy_power_left_by_its_player_is_taken_over_with_game_takeover()
                 .cloned()
         })
         .await;
+    // Bob asks for more time; the channel is told.
+    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("The deadline of"), "{reply}");
+    channel_msg(&h.fake, ch, "Bob (Austria) asked for more time").await;
+    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("already extended"), "{reply}");
     h.delivered().await;
     h.assert_clean();
 }

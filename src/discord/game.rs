@@ -26,7 +26,7 @@ pub enum Timeout {
     slash_command,
     subcommands(
         "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
-        "takeover"
+        "takeover", "extend"
     ),
     subcommand_required
 )]
@@ -386,6 +386,27 @@ pub async fn takeover(
         format!(
             "You now play {role} in {}. If it has something to do this phase, your prompt is in your DMs.",
             game_label(&g)
+        ),
+    )
+    .await
+}
+
+/// Ask for more time before this turn's deadline (if the game allows it; Diplomacy: once per phase)
+#[poise::command(slash_command)]
+pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, _) = user_of(&ctx);
+    let id = g.id;
+    let due = ctx
+        .data()
+        .host(move |h| h.extend_deadline(id, &user))
+        .await?;
+    say(
+        ctx,
+        format!(
+            "The deadline of {} is now <t:{}:R>; the channel is told you asked.",
+            game_label(&g),
+            due / 1000
         ),
     )
     .await

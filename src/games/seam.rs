@@ -170,6 +170,11 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
         configured
     }
+    /// How many times players may have the deadline of one turn extended
+    /// (see `Host::extend_deadline`). The default: never.
+    fn extensions_per_turn(&self) -> u32 {
+        0
+    }
     /// The seat gives up: the engine decides what that means (the opponent
     /// wins a duel; a Diplomacy power goes into civil disorder).
     fn forfeit(&mut self, seat: Seat) -> TurnReport;

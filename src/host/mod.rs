@@ -12,6 +12,7 @@ pub mod error;
 pub mod limits;
 pub mod registry;
 
+mod extend;
 mod lobby;
 mod replay;
 mod takeover;

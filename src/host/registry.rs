@@ -48,6 +48,8 @@ pub trait AnyGame: Send + Sync {
     fn default_action(&self, seat: Seat) -> Value;
     /// See [`Game::turn_seconds`].
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64>;
+    /// See [`Game::extensions_per_turn`].
+    fn extensions_per_turn(&self) -> u32;
     /// The seat gives up.
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
     /// See [`Game::seat_open`].
@@ -138,6 +140,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
         self.0.turn_seconds(configured)
+    }
+    fn extensions_per_turn(&self) -> u32 {
+        self.0.extensions_per_turn()
     }
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         self.0.forfeit(seat)

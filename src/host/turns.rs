@@ -418,6 +418,7 @@ impl Host {
                     turn: row.turn,
                     due_at: now + span,
                     remind_at,
+                    extensions_used: 0,
                 },
             )?;
         }

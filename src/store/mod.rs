@@ -20,7 +20,10 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 /// The migrations, in order; the schema version is their count.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_initial.sql"),
+    include_str!("../../migrations/0002_deadline_extensions.sql"),
+];
 
 /// Everything that can go wrong in the store.
 #[derive(Debug, thiserror::Error)]
@@ -485,10 +488,11 @@ impl Tx<'_> {
     /// Sets (or replaces) the deadline of a game's current turn.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
         self.tx.execute(
-            "INSERT INTO deadlines (game_id, turn, due_at, remind_at) VALUES (?1, ?2, ?3, ?4) \
+            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used) \
+             VALUES (?1, ?2, ?3, ?4, ?5) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
-             remind_at = excluded.remind_at",
-            params![game_id, d.turn, d.due_at, d.remind_at],
+             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used",
+            params![game_id, d.turn, d.due_at, d.remind_at, d.extensions_used],
         )?;
         Ok(())
     }
@@ -505,7 +509,8 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT game_id, turn, due_at, remind_at FROM deadlines WHERE game_id = ?1",
+                "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+                 WHERE game_id = ?1",
                 [game_id],
                 DeadlineRow::from_row,
             )
@@ -515,7 +520,7 @@ impl Tx<'_> {
     /// Deadlines or reminders that are due at `now`.
     pub fn due_deadlines(&self, now: i64) -> Result<Vec<DeadlineRow>, StoreError> {
         let mut stmt = self.tx.prepare(
-            "SELECT game_id, turn, due_at, remind_at FROM deadlines \
+            "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
              WHERE due_at <= ?1 OR (remind_at IS NOT NULL AND remind_at <= ?1) ORDER BY due_at",
         )?;
         let rows = stmt

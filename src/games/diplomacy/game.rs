@@ -55,6 +55,8 @@ pub struct DiplomacyOptions {
     pub movement_hours: u32,
     /// Hours for a retreat or adjustment phase (24); used likewise.
     pub adjustment_hours: u32,
+    /// Deadline extensions players may ask for per phase (1; 0 = none).
+    pub extensions: u32,
 }
 
 impl Default for DiplomacyOptions {
@@ -64,6 +66,7 @@ impl Default for DiplomacyOptions {
             end_year: None,
             movement_hours: 48,
             adjustment_hours: 24,
+            extensions: 1,
         }
     }
 }
@@ -944,6 +947,11 @@ impl Game for Diplomacy {
                 (h > 0).then_some(u64::from(h) * 3600)
             }
         }
+    }
+
+    /// The `extensions` option: one per phase unless the game says otherwise.
+    fn extensions_per_turn(&self) -> u32 {
+        self.options.extensions
     }
 
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
