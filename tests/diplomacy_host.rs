@@ -49,3 +49,473 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
     let v = host.view(id, None).unwrap();
     assert!(format!("{v:?}").contains("Fall 1901"), "{v:?}");
 }
+
+// ---------------------------------------------------------------------------
+// Takeover of a seat in civil disorder, by a person or an AI.
+
+use gamehost::games::diplomacy::Diplomacy;
+use gamehost::games::diplomacy::geo::Power;
+use gamehost::games::seam::Outcome;
+use gamehost::host::{AnnouncementKind, GameId, HostError, OutboxItem};
+use gamehost::store::{GameStatus, Occupant, Target};
+
+const HOUR: i64 = 3600 * 1000;
+
+fn diplomacy_host(dir: &std::path::Path, name: &str, clock: Arc<ManualClock>) -> Host {
+    Host::new(
+        Arc::new(Store::open(&dir.join(name)).unwrap()),
+        Registry::default().with::<Diplomacy>(),
+        clock,
+        HostSettings {
+            ai_budget_ms: 1000,
+            reminder_percent: 0,
+        },
+    )
+}
+
+/// A started game: users `u0`.. in the seats not listed in `ai`, the default AI in those.
+fn started(host: &Host, ai: &[usize]) -> GameId {
+    let id = host
+        .create_game(NewGame {
+            kind: "diplomacy".into(),
+            guild_id: Some("guild".into()),
+            channel_id: "dip".into(),
+            creator_id: "u0".into(),
+            creator_name: "U0".into(),
+            options: serde_json::Value::Null,
+            seed: Some(5),
+            turn_seconds: None,
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .unwrap();
+    for s in 1..7 {
+        if ai.contains(&s) {
+            host.add_ai(id, "u0", None, Some(s)).unwrap();
+        } else {
+            host.join(id, &format!("u{s}"), &format!("U{s}"), Some(s))
+                .unwrap();
+        }
+    }
+    host.start(id, "u0").unwrap();
+    id
+}
+
+fn engine(host: &Host, id: GameId) -> Diplomacy {
+    serde_json::from_str(host.game(id).unwrap().state.as_deref().unwrap()).unwrap()
+}
+
+/// Every awaited human other than `skip` sends `done`; the AIs move; then the
+/// deadline passes (if the phase is still open).
+fn phase_missing(host: &Host, clock: &ManualClock, id: GameId, skip: &[&str]) {
+    let before = host.game(id).unwrap().turn;
+    let v = host.view(id, None).unwrap();
+    for s in v.seats.iter().filter(|s| s.awaited) {
+        if let Occupant::User(u) = &s.occupant
+            && !s.acted
+            && !skip.contains(&u.as_str())
+        {
+            host.submit(Some(id), u, "done").unwrap();
+        }
+    }
+    host.run_ai_turns(Some(id), 20).unwrap();
+    if host.game(id).unwrap().turn == before {
+        clock.advance(48 * HOUR);
+        assert_eq!(
+            host.fire_due_deadlines().unwrap(),
+            vec![DeadlineEvent::Resolved(id)]
+        );
+    }
+}
+
+fn outbox(host: &Host) -> Vec<(Target, gamehost::host::Announcement)> {
+    host.unsent(100_000)
+        .unwrap()
+        .into_iter()
+        .map(
+            |OutboxItem {
+                 target,
+                 announcement,
+                 ..
+             }| (target, announcement.unwrap()),
+        )
+        .collect()
+}
+
+fn user_error(r: Result<usize, HostError>) -> String {
+    match r {
+        Err(HostError::User(m)) => m,
+        other => panic!("expected a user error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = diplomacy_host(dir.path(), "t.db", clock.clone());
+    let id = started(&host, &[]);
+    let eng = Power::England.index();
+    assert!(host.open_seats(id).unwrap().is_empty());
+    let refused = user_error(host.takeover(id, "bob", "Bob", None));
+    assert!(
+        refused.contains("No seat") && refused.contains("civil disorder"),
+        "{refused}"
+    );
+
+    // England (u1) misses Spring and Fall 1901: civil disorder.
+    phase_missing(&host, &clock, id, &["u1"]);
+    assert!(host.open_seats(id).unwrap().is_empty());
+    phase_missing(&host, &clock, id, &["u1"]);
+    let g = engine(&host, id);
+    assert!(g.in_disorder(Power::England), "{}", g.phase_name());
+    assert_eq!(g.phase_name(), "Spring 1902 movement");
+    assert_eq!(host.open_seats(id).unwrap(), vec![eng]);
+    let v = host.view(id, None).unwrap();
+    assert!(
+        !v.seats[eng].awaited,
+        "a power in civil disorder is not awaited"
+    );
+
+    // Clear refusals: already seated, a seat that is not open, no such seat.
+    let e = user_error(host.takeover(id, "u2", "U2", None));
+    assert!(e.contains("already play France"), "{e}");
+    let e = user_error(host.takeover(id, "bob", "Bob", Some(Power::France.index())));
+    assert!(
+        e.contains("France (seat 3) is not open") && e.contains("Open seats: England (seat 2)"),
+        "{e}"
+    );
+    let e = user_error(host.takeover(id, "bob", "Bob", Some(9)));
+    assert!(
+        e.contains("no seat 10") && e.contains("England (seat 2)"),
+        "{e}"
+    );
+    assert_eq!(host.seat_by_name(id, "eng").unwrap(), eng);
+    assert_eq!(host.seat_by_name(id, "England").unwrap(), eng);
+    assert_eq!(host.seat_by_name(id, "2").unwrap(), eng);
+    let e = match host.seat_by_name(id, "Atlantis") {
+        Err(HostError::User(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains("Austria, England"), "{e}");
+
+    // Bob takes the open seat: the seat, the channel and Bob are told.
+    let sent_before = outbox(&host).len();
+    assert_eq!(host.takeover(id, "bob", "Bob", None).unwrap(), eng);
+    let seats = host.seats(id).unwrap();
+    assert_eq!(seats[eng].occupant, Occupant::User("bob".into()));
+    assert_eq!(seats[eng].display_name, "Bob");
+    let new: Vec<_> = outbox(&host).into_iter().skip(sent_before).collect();
+    assert!(
+        new.iter().any(|(t, a)| *t == Target::Channel("dip".into())
+            && a.text.contains("Bob takes over England")),
+        "{new:?}"
+    );
+    assert!(
+        new.iter().any(|(t, a)| *t == Target::User("bob".into())
+            && a.kind == AnnouncementKind::Prompt
+            && a.text.contains("as England")),
+        "{new:?}"
+    );
+    let v = host.view(id, Some("bob")).unwrap();
+    assert_eq!(v.viewer_seat, Some(eng));
+    assert!(v.seats[eng].awaited, "England must act in this phase again");
+    assert!(!engine(&host, id).in_disorder(Power::England));
+    // The old player is out; the new one cannot take a second seat.
+    let e = match host.submit(Some(id), "u1", "done") {
+        Err(HostError::User(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains("not playing"), "{e}");
+    let e = user_error(host.takeover(id, "bob", "Bob", None));
+    assert!(e.contains("already play England"), "{e}");
+
+    // Bob's orders count in this phase.
+    let r = host
+        .submit(
+            Some(id),
+            "bob",
+            "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor\ndone",
+        )
+        .unwrap();
+    assert!(!r.resolved);
+    phase_missing(&host, &clock, id, &[]);
+    let g = engine(&host, id);
+    let english: Vec<String> = g
+        .units()
+        .iter()
+        .filter(|u| u.power == Power::England)
+        .map(|u| {
+            gamehost::games::diplomacy::order::unit_name(
+                gamehost::games::diplomacy::geo::Map::standard(),
+                u,
+            )
+        })
+        .collect();
+    assert!(english.iter().any(|u| u.contains("Nth")), "{english:?}");
+    assert!(english.iter().any(|u| u.contains("Yor")), "{english:?}");
+    assert_eq!(g.missed_moves(Power::England), 0);
+    // The log replays the takeover exactly.
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+}
+
+#[test]
+fn a_player_whose_power_is_in_civil_disorder_may_take_it_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = diplomacy_host(dir.path(), "t.db", clock.clone());
+    let id = started(&host, &[5, 6]);
+    let ger = Power::Germany.index();
+    host.submit(Some(id), "u0", "A Vie - Gal").unwrap();
+    host.forfeit(id, "u3").unwrap();
+    assert_eq!(host.open_seats(id).unwrap(), vec![ger]);
+    // Austria's pending orders survive the forfeit and the takeover, and
+    // the deadline keeps its time.
+    let due = host.view(id, None).unwrap().deadline.unwrap();
+    clock.advance(HOUR);
+    assert_eq!(host.takeover(id, "u3", "U3", None).unwrap(), ger);
+    assert!(host.open_seats(id).unwrap().is_empty());
+    let pending = host.own_pending(id, "u0").unwrap().unwrap();
+    assert!(pending.contains("A Vie - Gal"), "{pending}");
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(due));
+    // Only the creator adds an AI; an aborted game has no seat to take.
+    let e = user_error(host.add_ai(id, "u1", None, None));
+    assert!(e.contains("Only the creator"), "{e}");
+    host.abort(id, "u0", false).unwrap();
+    let e = user_error(host.takeover(id, "bob", "Bob", None));
+    assert!(e.contains("aborted"), "{e}");
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+}
+
+#[test]
+fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = diplomacy_host(dir.path(), "t.db", clock.clone());
+    let id = started(&host, &[]);
+    let tur = Power::Turkey.index();
+    phase_missing(&host, &clock, id, &["u6"]);
+    phase_missing(&host, &clock, id, &["u6"]);
+    assert_eq!(host.open_seats(id).unwrap(), vec![tur]);
+    let e = user_error(host.add_ai(id, "u1", None, None));
+    assert!(e.contains("Only the creator"), "{e}");
+    let e = user_error(host.add_ai(id, "u0", Some("genius"), None));
+    assert!(e.contains("no AI level"), "{e}");
+    let e = user_error(host.add_ai(id, "u0", None, Some(0)));
+    assert!(e.contains("Austria (seat 1) is not open"), "{e}");
+    assert_eq!(host.add_ai(id, "u0", None, None).unwrap(), tur);
+    let seats = host.seats(id).unwrap();
+    assert_eq!(seats[tur].occupant, Occupant::Ai("default".into()));
+    assert!(
+        outbox(&host)
+            .iter()
+            .any(|(_, a)| a.text.contains("An AI (default) takes over Turkey")),
+    );
+    // The humans are done; the AI moves and completes the phase.
+    let turn = host.game(id).unwrap().turn;
+    for s in 0..6 {
+        host.submit(Some(id), &format!("u{s}"), "done").unwrap();
+    }
+    assert_eq!(host.game(id).unwrap().turn, turn, "waits for the AI");
+    assert!(host.run_ai_turns(Some(id), 5).unwrap() >= 1);
+    assert_eq!(host.game(id).unwrap().turn, turn + 1);
+    let log = host.game_log(id).unwrap();
+    let last = log.turns.last().unwrap();
+    let gamehost::host::LoggedStep::Actions(acts) = &last.step else {
+        panic!("{:?}", last.step)
+    };
+    let turkish = &acts[&tur];
+    assert_eq!(turkish["ai"], serde_json::json!(true));
+    assert!(
+        !turkish["orders"].as_array().unwrap().is_empty(),
+        "the AI gave orders: {turkish}"
+    );
+    assert!(!engine(&host, id).in_disorder(Power::Turkey));
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+}
+
+// ---------------------------------------------------------------------------
+// Draw votes stay secret through the host.
+
+/// Two identical games; in `voted` Austria and France vote for a draw.
+#[test]
+fn draw_votes_are_secret_in_every_view_and_announcement_until_unanimous() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let voted = diplomacy_host(dir.path(), "a.db", clock.clone());
+    let quiet = diplomacy_host(dir.path(), "b.db", clock.clone());
+    let ai = [5, 6];
+    let a = started(&voted, &ai);
+    let b = started(&quiet, &ai);
+    assert_eq!(a, b);
+    let (aus, fra) = ("u0", "u2");
+    let same_for_others = |when: &str| {
+        for viewer in [None, Some("u1"), Some("u3"), Some("u4"), Some("nobody")] {
+            assert_eq!(
+                format!("{:?}", voted.view(a, viewer).unwrap()),
+                format!("{:?}", quiet.view(b, viewer).unwrap()),
+                "{when}: the view of {viewer:?} reveals a vote"
+            );
+        }
+        assert_eq!(
+            outbox(&voted),
+            outbox(&quiet),
+            "{when}: an announcement reveals a vote"
+        );
+    };
+    voted.submit(Some(a), aus, "draw\ndone").unwrap();
+    quiet.submit(Some(b), aus, "done").unwrap();
+    same_for_others("after one vote");
+    voted.submit(Some(a), fra, "draw").unwrap();
+    voted.submit(Some(a), fra, "done").unwrap();
+    quiet.submit(Some(b), fra, "done").unwrap();
+    same_for_others("after two votes");
+    // The voter sees their own vote; nobody else does.
+    assert!(voted.own_pending(a, fra).unwrap().unwrap().contains("draw"));
+    for host in [&voted, &quiet] {
+        for u in ["u1", "u3", "u4"] {
+            host.submit(Some(a), u, "done").unwrap();
+        }
+        host.run_ai_turns(Some(a), 10).unwrap();
+    }
+    assert_eq!(voted.game(a).unwrap().turn, 1);
+    same_for_others("after the phase resolved");
+    for u in [aus, fra] {
+        assert_eq!(
+            format!("{:?}", voted.view(a, Some(u)).unwrap()),
+            format!("{:?}", quiet.view(b, Some(u)).unwrap()),
+        );
+    }
+    assert_eq!(voted.game(a).unwrap().status, GameStatus::Running);
+
+    // England leaves (civil disorder counts as accepting), the AI powers
+    // accept, Germany and Italy vote now: the game is a draw of all seven.
+    voted.forfeit(a, "u1").unwrap();
+    voted.submit(Some(a), "u3", "draw\ndone").unwrap();
+    for u in [aus, fra] {
+        voted.submit(Some(a), u, "done").unwrap();
+    }
+    assert_eq!(voted.game(a).unwrap().status, GameStatus::Running);
+    voted.submit(Some(a), "u4", "draw\ndone").unwrap();
+    voted.run_ai_turns(Some(a), 10).unwrap();
+    let row = voted.game(a).unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    let outcome: Outcome = serde_json::from_str(row.outcome.as_deref().unwrap()).unwrap();
+    assert_eq!(outcome, Outcome::Draw((0..7).collect()));
+    let finished = outbox(&voted)
+        .into_iter()
+        .find(|(_, x)| x.kind == AnnouncementKind::Finished)
+        .unwrap();
+    assert!(
+        finished
+            .1
+            .text
+            .contains("a draw between U0, U1, U2, U3, U4, AI (default), AI (default)"),
+        "{}",
+        finished.1.text
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Deadline extensions.
+
+#[test]
+fn a_player_extends_the_deadline_once_per_phase_by_half_its_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = Host::new(
+        Arc::new(Store::open(&dir.path().join("t.db")).unwrap()),
+        Registry::default().with::<Diplomacy>(),
+        clock.clone(),
+        HostSettings {
+            ai_budget_ms: 1000,
+            reminder_percent: 20,
+        },
+    );
+    let id = started(&host, &[]);
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(48 * HOUR));
+    clock.advance(30 * HOUR);
+    // Germany has left: a seat in civil disorder cannot ask.
+    host.forfeit(id, "u3").unwrap();
+    let e = match host.extend_deadline(id, "u3") {
+        Err(HostError::User(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(e.contains("You have left"), "{e}");
+    // The forfeit began the turn again: 48 h from now.
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(78 * HOUR));
+    clock.advance(47 * HOUR);
+    let sent = outbox(&host).len();
+    assert_eq!(host.extend_deadline(id, "u2").unwrap(), 102 * HOUR);
+    assert_eq!(host.view(id, None).unwrap().deadline, Some(102 * HOUR));
+    let told: Vec<String> = outbox(&host)
+        .into_iter()
+        .skip(sent)
+        .filter(|(t, _)| *t == Target::Channel("dip".into()))
+        .map(|(_, a)| a.text)
+        .collect();
+    assert_eq!(
+        told,
+        vec!["U2 (France) asked for more time: the deadline of diplomacy #1 moves 24 h later."]
+    );
+    for (user, want) in [
+        ("u4", "already extended (at most 1 per turn)"),
+        ("bob", "not playing"),
+    ] {
+        match host.extend_deadline(id, user) {
+            Err(HostError::User(m)) => assert!(m.contains(want), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+    // The old deadline passes quietly; the reminder moved with it (20% of
+    // 48 h before the new deadline), then the phase resolves at the new one.
+    let set = |t: i64| clock.advance(t - gamehost::host::Clock::now_ms(clock.as_ref()));
+    set(78 * HOUR + 1);
+    assert!(host.fire_due_deadlines().unwrap().is_empty());
+    set(102 * HOUR - (48 * HOUR) * 20 / 100);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Reminded(id)]
+    );
+    set(102 * HOUR);
+    assert_eq!(
+        host.fire_due_deadlines().unwrap(),
+        vec![DeadlineEvent::Resolved(id)]
+    );
+    assert_eq!(engine(&host, id).phase_name(), "Fall 1901 movement");
+    // A new phase may be extended again.
+    assert_eq!(
+        host.extend_deadline(id, "u4").unwrap(),
+        102 * HOUR + 48 * HOUR + 24 * HOUR
+    );
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+}
+
+#[test]
+fn a_game_without_extensions_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = diplomacy_host(dir.path(), "t.db", clock);
+    let id = host
+        .create_game(NewGame {
+            kind: "diplomacy".into(),
+            guild_id: None,
+            channel_id: "dip".into(),
+            creator_id: "u0".into(),
+            creator_name: "U0".into(),
+            options: serde_json::json!({"extensions": 0}),
+            seed: Some(1),
+            turn_seconds: None,
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .unwrap();
+    for _ in 1..7 {
+        host.add_ai(id, "u0", Some("hold"), None).unwrap();
+    }
+    host.start(id, "u0").unwrap();
+    match host.extend_deadline(id, "u0") {
+        Err(HostError::User(m)) => assert!(m.contains("grants no deadline extensions"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+}

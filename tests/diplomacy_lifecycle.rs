@@ -105,3 +105,49 @@ fn civil_disorder_counts_as_accepting_a_draw() {
     phase(&mut g, &votes, &[]);
     assert_eq!(g.outcome(), Some(Outcome::Draw((0..7).collect())));
 }
+
+/// Every awaited power is played by the AI (`level`), except the seats in `texts`.
+fn phase_with_ai(g: &mut Diplomacy, texts: &[(usize, &str)], level: &str) -> TurnReport {
+    use gamehost::games::seam::AiBudget;
+    let mut acts = BTreeMap::new();
+    for s in g.awaiting() {
+        let a = match texts.iter().find(|(x, _)| *x == s) {
+            Some((_, t)) => g.parse_action(s, t).unwrap(),
+            None => g.ai_action(s, level, AiBudget::iterations(1), s as u64),
+        };
+        acts.insert(s, a);
+    }
+    g.resolve(acts)
+}
+
+#[test]
+fn powers_played_by_the_ai_accept_a_draw_the_others_agree_on() {
+    let mut g = new();
+    // Five people, Russia and Turkey played by the AI; Italy does not vote yet.
+    let mut texts: Vec<(usize, &str)> = (0..4).map(|s| (s, "draw\ndone")).collect();
+    texts.push((4, "done"));
+    let r = phase_with_ai(&mut g, &texts, "default");
+    assert!(g.outcome().is_none(), "Italy has not voted: {}", r.public);
+    // The votes stand; Italy's completes the agreement.
+    let texts: Vec<(usize, &str)> = (0..5)
+        .map(|s| (s, if s == 4 { "draw\ndone" } else { "done" }))
+        .collect();
+    phase_with_ai(&mut g, &texts, "default");
+    assert_eq!(g.outcome(), Some(Outcome::Draw((0..7).collect())));
+}
+
+#[test]
+fn seven_ai_powers_never_agree_to_a_draw_by_themselves() {
+    let mut g = new();
+    for _ in 0..6 {
+        phase_with_ai(&mut g, &[], "random");
+    }
+    assert!(g.outcome().is_none());
+    // One person among the AIs is the only voter: their vote decides.
+    while !g.awaiting().contains(&2) {
+        phase_with_ai(&mut g, &[], "random");
+    }
+    phase_with_ai(&mut g, &[(2, "draw\ndone")], "random");
+    let survivors: Vec<usize> = (0..7).filter(|&s| g.alive(Power::ALL[s])).collect();
+    assert_eq!(g.outcome(), Some(Outcome::Draw(survivors)));
+}

@@ -263,3 +263,62 @@ async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
     h.delivered().await;
     h.assert_clean();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_diplomacy_power_left_by_its_player_is_taken_over_and_the_deadline_extended() {
+    let h = Harness::start().await;
+    let ch = CH + 3;
+    let t = h.fake.slash(
+        ALICE,
+        ch,
+        &["game", "new"],
+        json!([opt("kind", 3, json!("diplomacy"))]),
+    );
+    assert!(h.fake.reply_text(&t).await.contains("Created diplomacy"));
+    for _ in 0..6 {
+        let t = h.fake.slash(
+            ALICE,
+            ch,
+            &["game", "ai"],
+            json!([opt("level", 3, json!("hold"))]),
+        );
+        h.fake.reply_text(&t).await;
+    }
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    channel_msg(&h.fake, ch, "started").await;
+    // Nothing is open yet: the refusal says why.
+    let t = h.fake.slash(BOB, ch, &["game", "takeover"], json!([]));
+    let refused = h.fake.reply_text(&t).await;
+    assert!(refused.contains("No seat"), "{refused}");
+    // Alice leaves: Austria is in civil disorder and Bob takes it.
+    let t = h.fake.slash(ALICE, ch, &["game", "forfeit"], json!([]));
+    h.fake.reply_text(&t).await;
+    let t = h.fake.slash(
+        BOB,
+        ch,
+        &["game", "takeover"],
+        json!([opt("power", 3, json!("aus"))]),
+    );
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("You now play Austria"), "{reply}");
+    channel_msg(&h.fake, ch, "Bob takes over Austria").await;
+    h.fake
+        .wait_for("Bob's DM prompt", |s| {
+            s.dms(BOB)
+                .into_iter()
+                .find(|m| m.text().contains("Your move") && m.text().contains("Austria"))
+                .cloned()
+        })
+        .await;
+    // Bob asks for more time; the channel is told.
+    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("The deadline of"), "{reply}");
+    channel_msg(&h.fake, ch, "Bob (Austria) asked for more time").await;
+    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("already extended"), "{reply}");
+    h.delivered().await;
+    h.assert_clean();
+}

@@ -128,3 +128,36 @@ fn backup_is_a_consistent_copy() {
         Some("rock")
     );
 }
+
+#[test]
+fn a_version_1_database_migrates_and_keeps_its_deadlines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let c = raw(&path);
+    c.execute_batch(include_str!("../migrations/0001_initial.sql"))
+        .unwrap();
+    c.pragma_update(None, "user_version", 1).unwrap();
+    c.execute(
+        "INSERT INTO games (kind, channel_id, creator_id, status, options, seed, state, \
+         timeout_policy, created_at, updated_at) \
+         VALUES ('rps', 'c', 'alice', 'running', '{}', 1, '{}', 'default', 0, 0)",
+        [],
+    )
+    .unwrap();
+    c.execute(
+        "INSERT INTO deadlines (game_id, turn, due_at, remind_at) VALUES (1, 0, 5000, 4000)",
+        [],
+    )
+    .unwrap();
+    drop(c);
+    let s = Store::open(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), 2);
+    let d = s
+        .read(|tx| tx.deadline(1))
+        .unwrap()
+        .expect("the deadline is kept");
+    assert_eq!(
+        (d.turn, d.due_at, d.remind_at, d.extensions_used),
+        (0, 5000, Some(4000), 0)
+    );
+}

@@ -1,9 +1,13 @@
 //! `gamehost diplomacy ...`: command-line tools for the Diplomacy engine.
 
+use crate::games::diplomacy::Diplomacy;
 use crate::games::diplomacy::geo::Map;
-use crate::games::diplomacy::record::{Record, adjudicate_record};
+use crate::games::diplomacy::record::{Record, adjudicate_record, game_records};
+use crate::games::seam::Game;
+use crate::host::{Host, LoggedStep};
 use anyhow::Context;
 use std::io::{BufRead, Read, Write};
+use std::path::PathBuf;
 
 /// Diplomacy tools.
 #[derive(clap::Args, Debug)]
@@ -26,11 +30,35 @@ pub enum DiplomacyCommand {
     },
     /// Parse order lines from stdin and print each in canonical form (or the error).
     Parse,
-    /// Render the position of an `adjudicate`-shaped record (stdin) as a PNG map (stdout).
+    /// Render a position as a PNG map (stdout): an `adjudicate`-shaped
+    /// record read from stdin, or with `--game` a phase of a stored game.
     Render {
         /// Also draw the record's orders (failed ones crossed out).
         #[arg(long)]
         orders: bool,
+        /// Render a phase of this stored game instead of reading stdin.
+        #[arg(long, value_name = "ID")]
+        game: Option<i64>,
+        /// The phase to render, numbered from 0 as `export` writes them
+        /// (default: the current one, i.e. the last).
+        #[arg(long, value_name = "N", requires = "game")]
+        phase: Option<usize>,
+        /// The database to read (default: the configured one).
+        #[arg(long, value_name = "FILE", requires = "game")]
+        db: Option<PathBuf>,
+    },
+    /// Write a stored game as JSON lines, one `adjudicate` record per phase
+    /// (phase 0 first; the last line is the current position, without
+    /// orders). Adjudicating a line gives the position of the next one.
+    Export {
+        /// The game's id (`/game list`, `/game status`).
+        game: i64,
+        /// Only this phase (from 0), e.g. to pipe into `render`.
+        #[arg(long, value_name = "N")]
+        phase: Option<usize>,
+        /// The database to read (default: the configured one).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
     },
     /// Play AI games to measure the `default` AI: by default one AI (rotating
     /// over the powers) against six random-legal players; `--all-ai` seats
@@ -54,8 +82,9 @@ pub enum DiplomacyCommand {
     },
 }
 
-/// Runs a Diplomacy subcommand.
-pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
+/// Runs a Diplomacy subcommand; `config` is the global `--config` (read
+/// only by the subcommands that open the database).
+pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> {
     let map = Map::standard();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
@@ -138,10 +167,37 @@ pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
                 }
             }
         }
-        DiplomacyCommand::Render { orders } => {
-            let mut s = String::new();
-            stdin.lock().read_to_string(&mut s)?;
-            let rec: Record = serde_json::from_str(&s).context("reading the record")?;
+        DiplomacyCommand::Export { game, phase, db } => {
+            let host = open_db(config, db)?;
+            let records = export_game(&host, game)?;
+            let chosen = match phase {
+                Some(n) => std::slice::from_ref(pick_phase(&records, game, n)?),
+                None => records.as_slice(),
+            };
+            for rec in chosen {
+                serde_json::to_writer(&mut out, rec)?;
+                writeln!(out)?;
+            }
+        }
+        DiplomacyCommand::Render {
+            orders,
+            game,
+            phase,
+            db,
+        } => {
+            let rec: Record = match game {
+                Some(id) => {
+                    let host = open_db(config, db)?;
+                    let records = export_game(&host, id)?;
+                    let n = phase.unwrap_or(records.len() - 1);
+                    pick_phase(&records, id, n)?.clone()
+                }
+                None => {
+                    let mut s = String::new();
+                    stdin.lock().read_to_string(&mut s)?;
+                    serde_json::from_str(&s).context("reading the record")?
+                }
+            };
             let pos = record_position(map, &rec, orders).map_err(anyhow::Error::msg)?;
             let png = crate::render::diplomacy::render_position_png(&pos)?;
             out.write_all(&png)?;
@@ -160,6 +216,48 @@ pub fn run(args: DiplomacyArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Opens the host on the configured database, or on `db` if given.
+fn open_db(config: &Option<PathBuf>, db: Option<PathBuf>) -> anyhow::Result<Host> {
+    let mut config = super::load_config(config)?;
+    if let Some(db) = db {
+        if !db.exists() {
+            anyhow::bail!("there is no database {}", db.display());
+        }
+        config.database.path = db;
+    }
+    super::open_host(&config)
+}
+
+/// Every phase of a stored Diplomacy game as an `adjudicate` record, built
+/// from the host's turn log (see [`game_records`]): phase 0 is the opening
+/// position, the last is the current position (without orders).
+pub fn export_game(host: &Host, game_id: i64) -> anyhow::Result<Vec<Record>> {
+    let log = host.game_log(game_id)?;
+    if log.row.kind != Diplomacy::KIND {
+        anyhow::bail!(
+            "game #{game_id} is a {} game; only Diplomacy games export as phase records",
+            log.row.kind
+        );
+    }
+    let phases = log.turns.iter().filter_map(|t| match &t.step {
+        LoggedStep::Actions(actions) => Some((t.state_before.as_str(), actions)),
+        // Forfeits and takeovers change who plays, not the board.
+        LoggedStep::Forfeit(_) | LoggedStep::Takeover(_) => None,
+    });
+    let current = log.row.state.as_deref().unwrap_or_default();
+    game_records(phases, current)
+        .map_err(|e| anyhow::anyhow!("game #{game_id} cannot be exported: {e}"))
+}
+
+fn pick_phase(records: &[Record], game_id: i64, n: usize) -> anyhow::Result<&Record> {
+    records.get(n).ok_or_else(|| {
+        anyhow::anyhow!(
+            "game #{game_id} has phases 0 to {}; there is no phase {n}",
+            records.len() - 1
+        )
+    })
 }
 
 /// The position an `adjudicate` record describes (with its orders and their results if asked).

@@ -52,7 +52,7 @@ pub enum Command {
     Battle(battle::BattleArgs),
     /// Puzzle duel: simulate AI games, replay records, run AI tournaments.
     Puzzle(puzzle::PuzzleArgs),
-    /// Diplomacy: adjudicate DATC-style records, parse orders.
+    /// Diplomacy: adjudicate DATC-style records, parse orders, export and render games.
     Diplomacy(diplomacy::DiplomacyArgs),
     /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
     Cards(cards::CardsArgs),
@@ -94,7 +94,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
         Command::Battle(a) => battle::run(a),
         Command::Puzzle(a) => puzzle::run(a),
-        Command::Diplomacy(a) => diplomacy::run(a),
+        Command::Diplomacy(a) => diplomacy::run(a, &cli.config),
         Command::Cards(a) => cards::run(a),
     }
 }

@@ -25,7 +25,8 @@ pub enum Timeout {
 #[poise::command(
     slash_command,
     subcommands(
-        "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history"
+        "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
+        "takeover", "extend"
     ),
     subcommand_required
 )]
@@ -347,6 +348,63 @@ pub async fn history(
         text.push_str(&format!("**{}.** {}\n", r.turn, report.public.trim()));
     }
     say(ctx, render::clip(&text, render::MAX_CONTENT)).await
+}
+
+/// Take over a seat whose player left this channel's running game (a Diplomacy power in civil disorder)
+#[poise::command(slash_command)]
+pub async fn takeover(
+    ctx: Context<'_>,
+    #[description = "The power or seat number (default: the first open one)"] power: Option<String>,
+) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, name) = user_of(&ctx);
+    let id = g.id;
+    let role = ctx
+        .data()
+        .host(move |h| {
+            let wanted = match power.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+                Some(p) => Some(h.seat_by_name(id, p)?),
+                None => None,
+            };
+            let seat = h.takeover(id, &user, &name, wanted)?;
+            let view = h.view(id, Some(&user))?;
+            Ok(view
+                .seats
+                .into_iter()
+                .find(|s| s.seat == seat)
+                .map(|s| s.role)
+                .unwrap_or_else(|| format!("seat {}", seat + 1)))
+        })
+        .await?;
+    say(
+        ctx,
+        format!(
+            "You now play {role} in {}. If it has something to do this phase, your prompt is in your DMs.",
+            game_label(&g)
+        ),
+    )
+    .await
+}
+
+/// Ask for more time before this turn's deadline (if the game allows it; Diplomacy: once per phase)
+#[poise::command(slash_command)]
+pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, _) = user_of(&ctx);
+    let id = g.id;
+    let due = ctx
+        .data()
+        .host(move |h| h.extend_deadline(id, &user))
+        .await?;
+    say(
+        ctx,
+        format!(
+            "The deadline of {} is now <t:{}:R>; the channel is told you asked.",
+            game_label(&g),
+            due / 1000
+        ),
+    )
+    .await
 }
 
 /// A game as its viewer may see it, as text.

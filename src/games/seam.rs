@@ -173,9 +173,26 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
         configured
     }
+    /// How many times players may have the deadline of one turn extended
+    /// (see `Host::extend_deadline`). The default: never.
+    fn extensions_per_turn(&self) -> u32 {
+        0
+    }
     /// The seat gives up: the engine decides what that means (the opponent
     /// wins a duel; a Diplomacy power goes into civil disorder).
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
+    /// Whether a seat of a game under way may be taken by another player or
+    /// an AI (e.g. a Diplomacy power in civil disorder). The default: no seat
+    /// is ever open, so games that do not support takeovers refuse them.
+    fn seat_open(&self, _seat: Seat) -> bool {
+        false
+    }
+    /// A new player (or an AI) takes an open seat; the engine makes it an
+    /// ordinary playing seat again. Returns false, changing nothing, when the
+    /// seat was not open (the default does nothing).
+    fn take_over(&mut self, _seat: Seat) -> bool {
+        false
+    }
     /// How the game ended, or `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see (`None` is a spectator).

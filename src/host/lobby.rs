@@ -143,8 +143,10 @@ impl Host {
         })
     }
 
-    /// Puts an AI in a seat of a game in the lobby (the given seat or the
-    /// first free one) at a level the engine offers (default: its first).
+    /// Puts an AI at a level the engine offers (default: its first) in a
+    /// seat: in the lobby the given seat or the first free one; in a running
+    /// game the given open seat or the first open one (a takeover, see
+    /// [`Host::takeover`]). Only the game's creator may.
     pub fn add_ai(
         &self,
         game_id: GameId,
@@ -153,7 +155,10 @@ impl Host {
         seat: Option<Seat>,
     ) -> Result<Seat, HostError> {
         self.store.write(|tx| {
-            let row = lobby_game(tx, game_id)?;
+            let row = require_game(tx, game_id)?;
+            if row.status != GameStatus::Running {
+                lobby_game(tx, game_id)?;
+            }
             require_creator(&row, by_user, "add an AI")?;
             let entry = self.registry.get(&row.kind)?;
             let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
@@ -166,6 +171,27 @@ impl Host {
                 Some(l) => check_level(entry.ai_levels, l)?,
             };
             let seats = tx.seats(game_id)?;
+            if row.status == GameStatus::Running {
+                let engine = self.engine_of(&row)?;
+                let seat = self.open_seat(&row, engine.as_ref(), &seats, seat)?;
+                let text = format!(
+                    "An AI ({level}) takes over {} in {}.",
+                    engine.seat_name(seat),
+                    game_label(&row)
+                );
+                self.commit_takeover(
+                    tx,
+                    &row,
+                    engine,
+                    SeatRow {
+                        seat,
+                        occupant: Occupant::Ai(level.clone()),
+                        display_name: format!("AI ({level})"),
+                    },
+                    text,
+                )?;
+                return Ok(seat);
+            }
             let seat = self.free_seat(&row, &seats, seat)?;
             tx.insert_seat(
                 game_id,

@@ -12,8 +12,10 @@ pub mod error;
 pub mod limits;
 pub mod registry;
 
+mod extend;
 mod lobby;
 mod replay;
+mod takeover;
 mod turns;
 mod view;
 
@@ -21,7 +23,7 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::HostError;
 pub use registry::{AnyGame, Registry};
-pub use replay::ReplayReport;
+pub use replay::{GameLog, LoggedStep, LoggedTurn, ReplayReport};
 pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 

@@ -48,8 +48,14 @@ pub trait AnyGame: Send + Sync {
     fn default_action(&self, seat: Seat) -> Value;
     /// See [`Game::turn_seconds`].
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64>;
+    /// See [`Game::extensions_per_turn`].
+    fn extensions_per_turn(&self) -> u32;
     /// The seat gives up.
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
+    /// See [`Game::seat_open`].
+    fn seat_open(&self, seat: Seat) -> bool;
+    /// See [`Game::take_over`].
+    fn take_over(&mut self, seat: Seat) -> bool;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
     /// What a viewer may see.
@@ -135,8 +141,17 @@ impl<G: Game> AnyGame for Erased<G> {
     fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
         self.0.turn_seconds(configured)
     }
+    fn extensions_per_turn(&self) -> u32 {
+        self.0.extensions_per_turn()
+    }
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         self.0.forfeit(seat)
+    }
+    fn seat_open(&self, seat: Seat) -> bool {
+        self.0.seat_open(seat)
+    }
+    fn take_over(&mut self, seat: Seat) -> bool {
+        self.0.take_over(seat)
     }
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()

@@ -418,6 +418,7 @@ impl Host {
                     turn: row.turn,
                     due_at: now + span,
                     remind_at,
+                    extensions_used: 0,
                 },
             )?;
         }
@@ -425,30 +426,42 @@ impl Host {
             if let Some(Occupant::User(user)) =
                 seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
             {
-                let view = engine.view(Some(seat));
-                self.announce(
-                    tx,
-                    row,
-                    Target::User(user.clone()),
-                    Announcement {
-                        game_id: row.id,
-                        game_kind: row.kind.clone(),
-                        channel_id: row.channel_id.clone(),
-                        kind: AnnouncementKind::Prompt,
-                        turn: row.turn,
-                        text: format!(
-                            "Your move in {} as {}. {}",
-                            game_label(row),
-                            engine.seat_name(seat),
-                            view.status
-                        ),
-                        board: Some(view.board),
-                        choices: view.choices,
-                    },
-                )?;
+                self.prompt(tx, row, engine, seat, user)?;
             }
         }
         Ok(())
+    }
+
+    /// Tells a user it is their move, with the board from their seat.
+    pub(super) fn prompt(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seat: Seat,
+        user: &str,
+    ) -> Result<(), HostError> {
+        let view = engine.view(Some(seat));
+        self.announce(
+            tx,
+            row,
+            Target::User(user.to_string()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind: AnnouncementKind::Prompt,
+                turn: row.turn,
+                text: format!(
+                    "Your move in {} as {}. {}",
+                    game_label(row),
+                    engine.seat_name(seat),
+                    view.status
+                ),
+                board: Some(view.board),
+                choices: view.choices,
+            },
+        )
     }
 
     /// AI seats that must act now, with a copy of their position each.

@@ -20,7 +20,10 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 /// The migrations, in order; the schema version is their count.
-const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_initial.sql"),
+    include_str!("../../migrations/0002_deadline_extensions.sql"),
+];
 
 /// Everything that can go wrong in the store.
 #[derive(Debug, thiserror::Error)]
@@ -353,6 +356,29 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Gives an existing seat to another user or an AI (a takeover in a
+    /// running game); fails if the seat does not exist.
+    pub fn replace_seat(&self, game_id: i64, seat: &SeatRow) -> Result<(), StoreError> {
+        let (user, ai) = match &seat.occupant {
+            Occupant::User(id) => (Some(id.as_str()), None),
+            Occupant::Ai(level) => (None, Some(level.as_str())),
+        };
+        let n = self.tx.execute(
+            "UPDATE seats SET user_id = ?3, ai_level = ?4, display_name = ?5 \
+             WHERE game_id = ?1 AND seat = ?2",
+            params![game_id, seat.seat as i64, user, ai, seat.display_name],
+        )?;
+        if n == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt {
+                table: "seats",
+                key: format!("game {game_id} seat {}", seat.seat),
+                reason: "the seat to replace does not exist".into(),
+            })
+        }
+    }
+
     /// Frees a seat.
     pub fn delete_seat(&self, game_id: i64, seat: usize) -> Result<(), StoreError> {
         self.tx.execute(
@@ -462,10 +488,11 @@ impl Tx<'_> {
     /// Sets (or replaces) the deadline of a game's current turn.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
         self.tx.execute(
-            "INSERT INTO deadlines (game_id, turn, due_at, remind_at) VALUES (?1, ?2, ?3, ?4) \
+            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used) \
+             VALUES (?1, ?2, ?3, ?4, ?5) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
-             remind_at = excluded.remind_at",
-            params![game_id, d.turn, d.due_at, d.remind_at],
+             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used",
+            params![game_id, d.turn, d.due_at, d.remind_at, d.extensions_used],
         )?;
         Ok(())
     }
@@ -482,7 +509,8 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT game_id, turn, due_at, remind_at FROM deadlines WHERE game_id = ?1",
+                "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+                 WHERE game_id = ?1",
                 [game_id],
                 DeadlineRow::from_row,
             )
@@ -492,7 +520,7 @@ impl Tx<'_> {
     /// Deadlines or reminders that are due at `now`.
     pub fn due_deadlines(&self, now: i64) -> Result<Vec<DeadlineRow>, StoreError> {
         let mut stmt = self.tx.prepare(
-            "SELECT game_id, turn, due_at, remind_at FROM deadlines \
+            "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
              WHERE due_at <= ?1 OR (remind_at IS NOT NULL AND remind_at <= ?1) ORDER BY due_at",
         )?;
         let rows = stmt

@@ -295,6 +295,8 @@ pub struct DeadlineRow {
     pub due_at: i64,
     /// When to remind the seats still to act (ms); None once done.
     pub remind_at: Option<i64>,
+    /// Extensions granted on players' requests this turn (0 for a new turn).
+    pub extensions_used: u32,
 }
 
 impl DeadlineRow {
@@ -304,6 +306,7 @@ impl DeadlineRow {
             turn: r.get(1)?,
             due_at: r.get(2)?,
             remind_at: r.get(3)?,
+            extensions_used: r.get(4)?,
         })
     }
 }

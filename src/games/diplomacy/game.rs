@@ -5,7 +5,9 @@
 //! changes after Fall (movement or retreats): a centre belongs to the power
 //! whose unit stands on it, otherwise it keeps its owner. A power with 18
 //! centres (option `victory_centres`) wins. A draw is agreed when every
-//! surviving power has a standing draw vote (votes persist until withdrawn).
+//! surviving power has a standing draw vote (votes persist until withdrawn);
+//! powers in civil disorder and powers whose last action came from the AI
+//! count as accepting, but at least one other power must vote.
 //! A power with neither units nor centres is eliminated.
 //!
 //! Seam choices:
@@ -53,6 +55,8 @@ pub struct DiplomacyOptions {
     pub movement_hours: u32,
     /// Hours for a retreat or adjustment phase (24); used likewise.
     pub adjustment_hours: u32,
+    /// Deadline extensions players may ask for per phase (1; 0 = none).
+    pub extensions: u32,
 }
 
 impl Default for DiplomacyOptions {
@@ -62,6 +66,7 @@ impl Default for DiplomacyOptions {
             end_year: None,
             movement_hours: 48,
             adjustment_hours: 24,
+            extensions: 1,
         }
     }
 }
@@ -93,6 +98,10 @@ pub struct DiplomacyAction {
     /// The host filled this in at a missed deadline ([`Game::default_action`]).
     #[serde(default)]
     pub missed: bool,
+    /// The AI made this action ([`Game::ai_action`]): the power counts as
+    /// accepting a draw, so AI seats never block the humans' agreement.
+    #[serde(default)]
+    pub ai: bool,
 }
 
 /// The state of a game of Diplomacy.
@@ -112,6 +121,9 @@ pub struct Diplomacy {
     /// Consecutive movement phases each power missed (2 put it in civil disorder).
     #[serde(default)]
     missed_moves: [u8; 7],
+    /// Powers whose last action came from the AI (they count as accepting a draw).
+    #[serde(default)]
+    ai_held: [bool; 7],
     outcome: Option<Outcome>,
     rng: ChaCha8Rng,
 }
@@ -210,24 +222,6 @@ impl Diplomacy {
     /// Consecutive movement deadlines a power has missed.
     pub fn missed_moves(&self, p: Power) -> u8 {
         self.missed_moves[p.index()]
-    }
-
-    /// Whether the seat is open for a new player or the AI: a surviving
-    /// power in civil disorder in a game still going on.
-    pub fn seat_open(&self, seat: Seat) -> bool {
-        Power::from_index(seat)
-            .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
-    }
-
-    /// A player (or the AI) takes over a power in civil disorder: it is
-    /// awaited again from the next phase on. Returns false if the seat was not open.
-    pub fn take_over(&mut self, seat: Seat) -> bool {
-        if !self.seat_open(seat) {
-            return false;
-        }
-        self.disorder[seat] = false;
-        self.missed_moves[seat] = 0;
-        true
     }
 
     /// "Spring 1901 movement".
@@ -437,6 +431,29 @@ impl Diplomacy {
         }
     }
 
+    /// The orders a phase adjudicates from the powers' actions: each power's
+    /// orders in seat order, re-checked against the position so anything no
+    /// longer legal is dropped. `resolve` and the exported phase records
+    /// both use it, so an export replays exactly what was adjudicated.
+    pub fn orders_to_adjudicate(
+        &self,
+        actions: &BTreeMap<Seat, DiplomacyAction>,
+    ) -> Vec<(Power, Order)> {
+        let m = map();
+        let mut orders = Vec::new();
+        for (&seat, a) in actions {
+            let Some(p) = Power::from_index(seat) else {
+                continue;
+            };
+            for o in &a.orders {
+                if self.check_line(p, &o.canonical(m)).is_ok() {
+                    orders.push((p, *o));
+                }
+            }
+        }
+        orders
+    }
+
     /// Provinces where a standoff left them empty this phase (no retreats there).
     pub fn standoff_provinces(&self) -> Bits {
         self.standoff_bits()
@@ -626,6 +643,7 @@ impl Game for Diplomacy {
             draw_votes: [false; 7],
             disorder: [false; 7],
             missed_moves: [0; 7],
+            ai_held: [false; 7],
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         })
@@ -788,7 +806,7 @@ impl Game for Diplomacy {
                 private: BTreeMap::new(),
             };
         }
-        let mut orders: Vec<(Power, Order)> = Vec::new();
+        let orders = self.orders_to_adjudicate(&actions);
         for (&seat, a) in &actions {
             let Some(p) = Power::from_index(seat) else {
                 continue;
@@ -807,14 +825,9 @@ impl Game for Diplomacy {
                     self.missed_moves[seat] = 0;
                 }
             }
+            self.ai_held[seat] = a.ai;
             if let Some(v) = a.draw {
                 self.draw_votes[seat] = v;
-            }
-            // Re-check stored actions: anything no longer legal is dropped.
-            for o in &a.orders {
-                if self.check_line(p, &o.canonical(m)).is_ok() {
-                    orders.push((p, *o));
-                }
             }
         }
         match self.phase {
@@ -886,8 +899,13 @@ impl Game for Diplomacy {
         self.check_last_standing(&mut text);
         if self.outcome.is_none() {
             let s = self.survivors();
-            // Powers in civil disorder cannot vote; the others must all agree.
-            let voters: Vec<Seat> = s.iter().copied().filter(|&p| !self.disorder[p]).collect();
+            // Powers in civil disorder or played by the AI count as accepting;
+            // the others must all agree, and at least one must have voted.
+            let voters: Vec<Seat> = s
+                .iter()
+                .copied()
+                .filter(|&p| !self.disorder[p] && !self.ai_held[p])
+                .collect();
             if !voters.is_empty() && voters.iter().all(|&p| self.draw_votes[p]) {
                 let _ = writeln!(text, "All surviving powers agreed to a draw.");
                 self.outcome = Some(Outcome::Draw(s));
@@ -931,6 +949,11 @@ impl Game for Diplomacy {
         }
     }
 
+    /// The `extensions` option: one per phase unless the game says otherwise.
+    fn extensions_per_turn(&self) -> u32 {
+        self.options.extensions
+    }
+
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         let mut text = String::new();
         if let Some(p) = Power::from_index(seat) {
@@ -945,6 +968,26 @@ impl Game for Diplomacy {
             public: text,
             private: BTreeMap::new(),
         }
+    }
+
+    /// Open: a surviving power in civil disorder in a game still going on.
+    fn seat_open(&self, seat: Seat) -> bool {
+        Power::from_index(seat)
+            .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
+    }
+
+    /// The power leaves civil disorder with no missed deadlines counted. It
+    /// is awaited again at once: in the current phase already if it has
+    /// something to do (a unit to order, a retreat, an adjustment).
+    fn take_over(&mut self, seat: Seat) -> bool {
+        if !self.seat_open(seat) {
+            return false;
+        }
+        self.disorder[seat] = false;
+        self.missed_moves[seat] = 0;
+        // Whoever takes the seat decides its draw vote from now on.
+        self.ai_held[seat] = false;
+        true
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -1105,6 +1148,7 @@ impl Game for Diplomacy {
         let m = map();
         let mut a = DiplomacyAction {
             ready: true,
+            ai: true,
             ..Default::default()
         };
         let Some(power) = Power::from_index(seat) else {
@@ -1114,7 +1158,10 @@ impl Game for Diplomacy {
             return a;
         }
         if level != "random" {
-            return super::ai::orders(self, power, seed);
+            return DiplomacyAction {
+                ai: true,
+                ..super::ai::orders(self, power, seed)
+            };
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (self.year as u64) << 8 ^ seat as u64);
         match self.phase {

@@ -1,11 +1,13 @@
 //! Adjudication of one test record in the shape of `datc.jsonl`: the engine
 //! behind `gamehost diplomacy adjudicate` and the DATC test.
 
-use super::geo::{Bits, Map, Power};
+use super::game::{Diplomacy, DiplomacyAction, Season};
+use super::geo::{Bits, Map, Power, ProvId};
 use super::judge::{
-    Dislodgement, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
+    Dislodgement, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
 use super::order::{Order, OrderKind, Unit, UnitKind, parse_order};
+use crate::games::seam::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -33,6 +35,10 @@ pub struct RecDislodged {
     pub at: String,
     /// The attacker's origin.
     pub attacker_from: String,
+    /// The attacker came by convoy, so the unit may retreat to its origin
+    /// (written only when true; the DATC records leave it out).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_convoy: bool,
 }
 
 /// An order as written in records (other fields are ignored).
@@ -61,6 +67,12 @@ pub struct Record {
     pub id: Option<String>,
     /// `movement`, `retreat` or `adjustment`.
     pub phase: String,
+    /// `spring`, `fall` or `winter` (informational; exported games write it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub season: Option<String>,
+    /// The year (informational; exported games write it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year: Option<u16>,
     /// Units on the board.
     #[serde(default)]
     pub units: Vec<RecUnit>,
@@ -77,7 +89,7 @@ pub struct Record {
     #[serde(default)]
     pub supply_centers: BTreeMap<String, Vec<String>>,
     /// Retreat: the movement phase to adjudicate first.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preceding_movement: Option<RecPreceding>,
 }
 
@@ -243,6 +255,7 @@ fn movement(
                     kind: u.kind,
                     at: u.at,
                     attacker_from: map.prov(d.attacker_from).abbr.clone(),
+                    by_convoy: d.by_convoy,
                 }
             })
             .collect(),
@@ -288,7 +301,7 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
                             Ok(Dislodgement {
                                 unit,
                                 attacker_from: from,
-                                by_convoy: false,
+                                by_convoy: d.by_convoy,
                             })
                         })
                         .collect::<Result<Vec<_>, String>>()?;
@@ -381,4 +394,103 @@ pub fn as_retreat(o: Order) -> Order {
         },
         o => o,
     }
+}
+
+impl Diplomacy {
+    /// This phase as an `adjudicate` record: the position before the phase
+    /// (units, dislodged units, standoffs, centre owners) and the orders it
+    /// adjudicates from `actions` (see [`Diplomacy::orders_to_adjudicate`]),
+    /// each in canonical text. Only orders are written: draw votes and the
+    /// rest of an action stay secret. With no actions it is the bare position.
+    pub fn phase_record(&self, actions: &BTreeMap<Seat, DiplomacyAction>) -> Record {
+        let map = Map::standard();
+        let mut supply_centers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (prov, owner) in self.owners().iter().enumerate() {
+            if let Some(p) = owner {
+                supply_centers
+                    .entry(p.name().to_string())
+                    .or_default()
+                    .push(map.prov(prov as ProvId).abbr.clone());
+            }
+        }
+        let season = match self.season() {
+            Season::Spring => "spring",
+            Season::Fall => "fall",
+            Season::Winter => "winter",
+        };
+        Record {
+            id: Some(format!("{} {}", capitalised(season), self.year())),
+            phase: self.phase().name().to_string(),
+            season: Some(season.to_string()),
+            year: Some(self.year()),
+            units: sorted(self.units().iter().map(|u| rec_unit(map, u)).collect()),
+            orders: self
+                .orders_to_adjudicate(actions)
+                .iter()
+                .map(|(p, o)| RecOrder {
+                    power: p.name().to_string(),
+                    text: o.canonical(map),
+                })
+                .collect(),
+            dislodged: self
+                .dislodged()
+                .iter()
+                .map(|d| {
+                    let u = rec_unit(map, &d.unit);
+                    RecDislodged {
+                        power: u.power,
+                        kind: u.kind,
+                        at: u.at,
+                        attacker_from: map.prov(d.attacker_from).abbr.clone(),
+                        by_convoy: d.by_convoy,
+                    }
+                })
+                .collect(),
+            // Standoffs only bind retreats (the engine keeps the last
+            // movement's until a retreat phase clears them).
+            standoffs: match self.phase() {
+                PhaseKind::Retreat => super::geo::BitIter(self.standoff_provinces())
+                    .map(|p| map.prov(p).abbr.clone())
+                    .collect(),
+                _ => Vec::new(),
+            },
+            supply_centers,
+            preceding_movement: None,
+        }
+    }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// The records of a whole game: one per resolved phase, from each phase's
+/// state before it (engine JSON) and the actions it was resolved with (by
+/// seat, engine JSON), then the current position with no orders.
+/// Adjudicating record `i` gives the position of record `i + 1`.
+pub fn game_records<'a>(
+    phases: impl IntoIterator<Item = (&'a str, &'a BTreeMap<Seat, serde_json::Value>)>,
+    current: &str,
+) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    for (n, (state, actions)) in phases.into_iter().enumerate() {
+        let g: Diplomacy = serde_json::from_str(state)
+            .map_err(|e| format!("phase {n}: the position cannot be read: {e}"))?;
+        let actions = actions
+            .iter()
+            .map(|(s, v)| {
+                serde_json::from_value::<DiplomacyAction>(v.clone())
+                    .map(|a| (*s, a))
+                    .map_err(|e| format!("phase {n}: the orders of seat {s} cannot be read: {e}"))
+            })
+            .collect::<Result<BTreeMap<_, _>, _>>()?;
+        out.push(g.phase_record(&actions));
+    }
+    let g: Diplomacy = serde_json::from_str(current)
+        .map_err(|e| format!("the current position cannot be read: {e}"))?;
+    out.push(g.phase_record(&BTreeMap::new()));
+    Ok(out)
 }
