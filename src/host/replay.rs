@@ -1,10 +1,9 @@
 //! Replaying a game from its seed and turn log, to prove the log is complete
 //! and the engine deterministic (used by `gamehost check` and tests).
 
+use super::history::{TurnActions, parse_actions};
 use super::{GameId, Host, HostError, require_game};
-use crate::games::seam::Seat;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The result of replaying one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,38 +32,19 @@ impl Host {
                 first_divergence: None,
             });
         }
-        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
-        let mut engine = self.registry.create(&row.kind, &options, row.seed)?;
-        let corrupt = |reason: String| HostError::Corrupt {
-            game_id,
-            source: super::registry::DecodeError {
-                kind: "turn_log",
-                what: "actions",
-                reason,
-            },
-        };
+        let mut engine = self.initial_engine(&row)?;
         for entry in &log {
-            let actions: Value = serde_json::from_str(&entry.actions)
-                .map_err(|e| corrupt(format!("turn {}: {e}", entry.turn)))?;
-            if let Some(forfeits) = actions.get("forfeit") {
-                let seats: Vec<Seat> = serde_json::from_value(forfeits.clone())
-                    .map_err(|e| corrupt(format!("turn {}: {e}", entry.turn)))?;
-                for s in seats {
-                    engine.forfeit(s);
+            match parse_actions(game_id, entry)? {
+                TurnActions::Forfeit(seats) => {
+                    for s in seats {
+                        engine.forfeit(s);
+                    }
                 }
-            } else {
-                let map: BTreeMap<String, Value> = serde_json::from_value(actions)
-                    .map_err(|e| corrupt(format!("turn {}: {e}", entry.turn)))?;
-                let mut typed = BTreeMap::new();
-                for (k, v) in map {
-                    let seat: Seat = k
-                        .parse()
-                        .map_err(|_| corrupt(format!("turn {}: seat `{k}`", entry.turn)))?;
-                    typed.insert(seat, v);
+                TurnActions::Moves(actions) => {
+                    engine
+                        .resolve(&actions)
+                        .map_err(|source| HostError::Corrupt { game_id, source })?;
                 }
-                engine
-                    .resolve(&typed)
-                    .map_err(|source| HostError::Corrupt { game_id, source })?;
             }
             let same = serde_json::from_str::<Value>(&engine.state_json()).ok()
                 == serde_json::from_str::<Value>(&entry.state_after).ok();
