@@ -4,12 +4,23 @@
 //! channel message that mentions them without revealing anything, with a
 //! button that shows their move privately. Rows are marked sent after
 //! delivery, so nothing is lost across a restart.
+//!
+//! Boards of kinds with an image (puzzle fields, the Diplomacy map) are
+//! attached as PNG, rendered from the game as it was at the announced turn
+//! (a row may be delivered after later turns), off the async runtime. The
+//! image replaces the text board in the channel; the text board stays the
+//! image's alt text when it fits Discord's 1024 characters, is always in
+//! `/game status`, and is what the channel gets if rendering fails.
 
 use super::{Data, components, game, render};
-use crate::host::{Announcement, AnnouncementKind, OutboxItem};
+use crate::host::{Announcement, AnnouncementKind, OutboxItem, TurnActions};
+use crate::render::BoardImage;
 use crate::store::{GameStatus, Target};
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, CreateActionRow, CreateAllowedMentions, CreateMessage, Http, UserId};
+use serenity::{
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http,
+    UserId,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -182,11 +193,90 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
             }
             messages(&text, rows, None)
         }
-        _ => messages(
-            &render::with_board(&a.text, a.board.as_deref()),
-            vec![],
-            None,
-        ),
+        _ => {
+            let images = if wants_image(a) {
+                board_images(data, a).await
+            } else {
+                Vec::new()
+            };
+            if images.is_empty() {
+                return messages(
+                    &render::with_board(&a.text, a.board.as_deref()),
+                    vec![],
+                    None,
+                );
+            }
+            let mut msgs = messages(&a.text, vec![], None);
+            // The images go under the last part of the text.
+            if let Some(last) = msgs.pop() {
+                msgs.push(last.add_files(images.into_iter().map(|i| {
+                    CreateAttachment::bytes(i.png, i.filename).description(i.description)
+                })));
+            }
+            msgs
+        }
+    }
+}
+
+/// Whether a channel announcement shows a board that has an image.
+fn wants_image(a: &Announcement) -> bool {
+    matches!(
+        a.kind,
+        AnnouncementKind::Started | AnnouncementKind::Turn | AnnouncementKind::Finished
+    ) && a.board.is_some()
+        && crate::render::has_board_image(&a.game_kind)
+}
+
+/// The images of an announcement's board, drawn from the game as it was at
+/// the announced turn: the position, and for a resolved Diplomacy phase
+/// first its orders on the position before. Empty when the board cannot be
+/// drawn (logged), so the caller posts the text board instead.
+async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
+    let host = data.host.clone();
+    let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
+    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
+        let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
+        let Some(board) = crate::render::board_png(game.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        let board = board.map_err(|e| e.to_string())?;
+        let mut images = Vec::new();
+        if kind == AnnouncementKind::Turn && turn > 0 {
+            // The orders image is extra: without it the map still goes out.
+            let orders = host.turn_actions(game_id, turn).and_then(|actions| {
+                Ok(match actions {
+                    TurnActions::Moves(m) => {
+                        let before = host.state_at(game_id, turn - 1)?;
+                        crate::render::orders_png(before.as_ref(), &m)
+                    }
+                    TurnActions::Forfeit(_) => None,
+                })
+            });
+            match orders {
+                Ok(Some(Ok(img))) => images.push(img),
+                Ok(None) => {}
+                Ok(Some(Err(e))) => {
+                    tracing::warn!(game_id, turn, error = %e, "cannot draw the orders image")
+                }
+                Err(e) => {
+                    tracing::warn!(game_id, turn, error = %e, "cannot read the turn for its orders image")
+                }
+            }
+        }
+        images.push(board);
+        Ok(images)
+    })
+    .await;
+    match drawn {
+        Ok(Ok(images)) => images,
+        Ok(Err(e)) => {
+            tracing::error!(game_id, turn, error = %e, "cannot draw the board; posting it as text");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!(game_id, turn, error = %e, "board drawing task failed; posting it as text");
+            Vec::new()
+        }
     }
 }
 

@@ -9,6 +9,10 @@
 //!   returns: HELLO, IDENTIFY, READY, heartbeats, and events injected by the
 //!   tests (slash commands, button clicks, select menus, DMs), each
 //!   deserialised into serenity's model types before it is sent.
+//! - Uploads (`multipart.rs`): `multipart/form-data` bodies with a
+//!   `payload_json` part and `files[n]` parts, checked as Discord does (at
+//!   most 10 files, 25 MiB each, every attachment named in `payload_json`
+//!   uploaded); the files are kept on the message.
 //!
 //! Everything the bot sends is recorded in [`State`]; tests wait on it with
 //! [`FakeDiscord::wait_for`] (polling on change notifications with a
@@ -16,6 +20,7 @@
 
 mod gateway;
 mod limits;
+pub mod multipart;
 mod rest;
 
 use serde_json::{Value, json};
@@ -53,6 +58,21 @@ pub struct Msg {
     pub token: Option<String>,
     /// The full message object (as serenity reads it).
     pub json: Value,
+    /// The files uploaded with it, in attachment order.
+    pub files: Vec<Upload>,
+}
+
+/// A file uploaded with a message.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// The attachment's file name.
+    pub filename: String,
+    /// The content type of its form part.
+    pub content_type: Option<String>,
+    /// The alt text given in `payload_json`.
+    pub description: Option<String>,
+    /// The bytes (shared: messages are cloned freely in tests).
+    pub data: Arc<Vec<u8>>,
 }
 
 impl Msg {
@@ -123,6 +143,11 @@ impl Msg {
             }
         }
         out
+    }
+
+    /// The uploaded file with this name, if any.
+    pub fn file(&self, filename: &str) -> Option<&Upload> {
+        self.files.iter().find(|f| f.filename == filename)
     }
 
     /// The custom id of the button whose label contains `label` (case-insensitive).
@@ -227,13 +252,14 @@ impl State {
         let mut s = String::new();
         for m in &self.messages {
             s.push_str(&format!(
-                "[{} ch={} dm={:?} eph={} btns={:?} sel={}] {}\n",
+                "[{} ch={} dm={:?} eph={} btns={:?} sel={} files={:?}] {}\n",
                 m.id,
                 m.channel_id,
                 m.dm_user,
                 m.ephemeral,
                 m.buttons().iter().map(|b| &b.0).collect::<Vec<_>>(),
                 m.selects().len(),
+                m.files.iter().map(|f| &f.filename).collect::<Vec<_>>(),
                 m.text().replace('\n', " | ")
             ));
         }
