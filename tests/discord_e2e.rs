@@ -336,6 +336,62 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_send_and_mark_posts_nothing_twice() {
+    let mut h = Harness::start().await;
+    let ch = CH + 9;
+    lobby_with_bob(
+        &h,
+        ch,
+        "hands",
+        vec![opt("options", 3, json!("{\"wins\": 1}"))],
+    )
+    .await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    let pb = dm_with(&h.fake, BOB, "Your move").await;
+    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
+    channel_msg(&h.fake, ch, "is over").await;
+    h.delivered().await;
+    let posted = |h: &Harness| -> Vec<(u64, String)> {
+        h.fake
+            .state()
+            .messages
+            .iter()
+            .filter(|m| !m.from_interaction)
+            .map(|m| (m.channel_id, m.content().to_string()))
+            .collect()
+    };
+    let before = posted(&h);
+    let rows = before.len();
+    assert!(rows >= 6, "{}", h.fake.state().dump());
+    // The bot dies after Discord took every message but before any row was
+    // marked sent: the new bot delivers them all again.
+    h.stop().await;
+    let unmarked = h.sql("UPDATE outbox SET sent_at = NULL");
+    assert!(unmarked >= 5, "{unmarked} rows");
+    h.start_again().await;
+    h.delivered().await;
+    let hits = h.fake.state().dedupe_hits.clone();
+    assert!(!hits.is_empty(), "no message was sent again");
+    // Channel announcements are all re-sent and all de-duplicated.
+    let in_channel = hits.iter().filter(|d| d.channel_id == ch).count();
+    let channel_msgs = before.iter().filter(|(c, _)| *c == ch).count();
+    assert_eq!(in_channel, channel_msgs, "{hits:?}");
+    assert_eq!(posted(&h), before, "a message was posted twice");
+    for needle in ["started", "Round 1:", "is over", "Bob joined", "has moved"] {
+        assert_eq!(
+            count_in_channel(&h.fake, ch, needle),
+            1,
+            "{needle:?}\n{}",
+            h.fake.state().dump()
+        );
+    }
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deadline_resolves_the_turn_and_reminds_first() {
     let h = Harness::start().await;
     let ch = CH + 5;

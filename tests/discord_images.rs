@@ -272,8 +272,8 @@ async fn raw_post(base: &str, path: &str, content_type: &str, body: &[u8]) -> (u
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_fake_takes_uploads_as_discord_does() {
-    use serenity::all::{ChannelId, CreateAttachment, CreateMessage, HttpBuilder};
+async fn the_fake_takes_uploads_and_nonces_as_discord_does() {
+    use serenity::all::{ChannelId, CreateAttachment, CreateMessage, HttpBuilder, Nonce};
     let fake = FakeDiscord::start().await;
     let http = HttpBuilder::new(support::fake_discord::TOKEN)
         .proxy(fake.base_url.clone())
@@ -333,4 +333,41 @@ async fn the_fake_takes_uploads_as_discord_does() {
         "{:?}",
         fake.state().rejected
     );
+    // A nonce repeated with enforce_nonce returns the first message.
+    let with_nonce = |text: &str, enforce: bool| {
+        CreateMessage::new()
+            .content(text)
+            .nonce(Nonce::String("ob1p0".into()))
+            .enforce_nonce(enforce)
+    };
+    let first = ch
+        .send_message(&http, with_nonce("one", true))
+        .await
+        .unwrap();
+    let again = ch
+        .send_message(&http, with_nonce("two", true))
+        .await
+        .unwrap();
+    assert_eq!(again.id, first.id);
+    assert_eq!(again.content, "one");
+    assert_eq!(fake.state().dedupe_hits.len(), 1);
+    // Without enforce_nonce, or in another channel, it is a new message.
+    let loose = ch
+        .send_message(&http, with_nonce("three", false))
+        .await
+        .unwrap();
+    assert_ne!(loose.id, first.id);
+    let other = ChannelId::new(CH + 6)
+        .send_message(&http, with_nonce("four", true))
+        .await
+        .unwrap();
+    assert_ne!(other.id, first.id);
+    assert_eq!(fake.state().dedupe_hits.len(), 1);
+    // A nonce over 25 characters is refused.
+    let long = CreateMessage::new()
+        .content("x")
+        .nonce(Nonce::String("n".repeat(26)))
+        .enforce_nonce(true);
+    let e = ch.send_message(&http, long).await.unwrap_err();
+    assert_eq!(discord_code(&e), (400, 50035));
 }

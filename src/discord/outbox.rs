@@ -5,6 +5,14 @@
 //! button that shows their move privately. Rows are marked sent after
 //! delivery, so nothing is lost across a restart.
 //!
+//! Delivery is at-least-once: the bot may die after Discord accepted a
+//! message and before the row is marked sent. Every message therefore
+//! carries a nonce made of the row id and the part number
+//! (`ob{row}p{part}`, at most 25 characters) with `enforce_nonce`, and
+//! Discord answers a repeat within its de-duplication window (a few
+//! minutes) with the message it already created instead of posting it
+//! again. A restart later than that window can still post twice.
+//!
 //! Boards of kinds with an image (puzzle fields, the Diplomacy map) are
 //! attached as PNG, rendered from the game as it was at the announced turn
 //! (a row may be delivered after later turns), off the async runtime. The
@@ -19,7 +27,7 @@ use crate::store::{GameStatus, Target};
 use poise::serenity_prelude as serenity;
 use serenity::{
     ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http,
-    UserId,
+    Nonce, UserId,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,11 +129,14 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     };
     let result = match &item.target {
         Target::Channel(c) => match snowflake(c) {
-            Some(c) => send(http, ChannelId::new(c), channel_messages(data, a).await).await,
+            Some(c) => {
+                let msgs = channel_messages(data, a).await;
+                send(http, ChannelId::new(c), msgs, Route::Main(item.id)).await
+            }
             None => return Fate::Skip,
         },
         Target::User(u) => match (snowflake(u), snowflake(&a.channel_id)) {
-            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u)).await,
+            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u), item.id).await,
             _ => return Fate::Skip,
         },
     };
@@ -142,13 +153,46 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     }
 }
 
-/// Sends messages in order.
+/// Which way an outbox row went out, for its messages' nonces.
+#[derive(Debug, Clone, Copy)]
+enum Route {
+    /// Where the row is addressed (channel, or the user's DM).
+    Main(i64),
+    /// The channel note for a user whose DMs are closed.
+    Fallback(i64),
+}
+
+/// Discord's limit on a nonce's length.
+const MAX_NONCE: usize = 25;
+
+/// The nonce of one message of an outbox row: unique per row, route and
+/// part, and the same every time the row is delivered again.
+fn nonce(route: Route, part: usize) -> Option<String> {
+    let n = match route {
+        Route::Main(id) => format!("ob{id}p{part}"),
+        Route::Fallback(id) => format!("ob{id}f{part}"),
+    };
+    // Row ids would need 19 digits to overflow; sending without a nonce
+    // then is better than not sending.
+    if n.len() > MAX_NONCE {
+        tracing::warn!(nonce = %n, "outbox nonce too long; sent without de-duplication");
+        return None;
+    }
+    Some(n)
+}
+
+/// Sends messages in order, each with its nonce so a repeat is not posted twice.
 async fn send(
     http: &Http,
     channel: ChannelId,
     msgs: Vec<CreateMessage>,
+    route: Route,
 ) -> Result<(), serenity::Error> {
-    for m in msgs {
+    for (part, m) in msgs.into_iter().enumerate() {
+        let m = match nonce(route, part) {
+            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+            None => m,
+        };
         channel.send_message(http, m).await?;
     }
     Ok(())
@@ -301,6 +345,7 @@ async fn to_user(
     data: &Data,
     a: &Announcement,
     user: UserId,
+    outbox_id: i64,
 ) -> Result<(), serenity::Error> {
     if !current(data, a).await {
         return Ok(());
@@ -316,7 +361,13 @@ async fn to_user(
     if a.kind == AnnouncementKind::Prompt && channel_moves {
         // Moves of this game are public: prompt in the channel.
         let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
-        return send(http, channel, messages(&text, rows, Some(user))).await;
+        return send(
+            http,
+            channel,
+            messages(&text, rows, Some(user)),
+            Route::Main(outbox_id),
+        )
+        .await;
     }
     let link = link_to(data, a).await;
     let body = match a.kind {
@@ -329,13 +380,21 @@ async fn to_user(
             render::with_board(&a.text, a.board.as_deref())
         ),
     };
+    let fallback = Route::Fallback(outbox_id);
     let dm = match user.create_dm_channel(http).await {
         Ok(dm) => dm,
-        Err(e) => return closed_or(http, e, channel, user, a).await,
+        Err(e) => return closed_or(http, e, channel, user, a, fallback).await,
     };
-    match send(http, dm.id, messages(&body, rows, None)).await {
+    match send(
+        http,
+        dm.id,
+        messages(&body, rows, None),
+        Route::Main(outbox_id),
+    )
+    .await
+    {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, e, channel, user, a).await,
+        Err(e) => closed_or(http, e, channel, user, a, fallback).await,
     }
 }
 
@@ -347,6 +406,7 @@ async fn closed_or(
     channel: ChannelId,
     user: UserId,
     a: &Announcement,
+    route: Route,
 ) -> Result<(), serenity::Error> {
     if !matches!(error_code(&e), Some((_, 50007))) {
         return Err(e);
@@ -372,6 +432,7 @@ async fn closed_or(
             vec![components::show_row(a.game_id, a.turn)],
             Some(user),
         ),
+        route,
     )
     .await
 }
@@ -390,5 +451,21 @@ async fn link_to(data: &Data, a: &Announcement) -> String {
             a.channel_id
         ),
         None => format!("Game channel: <#{}>", a.channel_id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_are_stable_distinct_and_within_discords_limit() {
+        assert_eq!(nonce(Route::Main(42), 0).as_deref(), Some("ob42p0"));
+        assert_eq!(nonce(Route::Fallback(42), 0).as_deref(), Some("ob42f0"));
+        assert_ne!(nonce(Route::Main(4), 21), nonce(Route::Main(42), 1));
+        // The largest row id still fits with up to 1000 parts.
+        let n = nonce(Route::Main(i64::MAX), 999).unwrap();
+        assert_eq!(n.len(), MAX_NONCE);
+        assert_eq!(nonce(Route::Main(i64::MAX), 1000), None);
     }
 }

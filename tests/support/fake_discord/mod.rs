@@ -13,6 +13,9 @@
 //!   `payload_json` part and `files[n]` parts, checked as Discord does (at
 //!   most 10 files, 25 MiB each, every attachment named in `payload_json`
 //!   uploaded); the files are kept on the message.
+//! - Nonces: a message created with `enforce_nonce` and a nonce the bot
+//!   already used in that channel within [`NONCE_WINDOW`] is not created
+//!   again: the earlier message is returned and the hit recorded.
 //!
 //! Everything the bot sends is recorded in [`State`]; tests wait on it with
 //! [`FakeDiscord::wait_for`] (polling on change notifications with a
@@ -35,6 +38,9 @@ pub const APP_ID: u64 = 4_000_000_000_000_001;
 pub const GUILD_ID: u64 = 5_000_000_000_000_001;
 /// The token the bot must present.
 pub const TOKEN: &str = "fake-token.not-a-secret";
+
+/// How long Discord remembers a nonce for de-duplication ("a few minutes").
+pub const NONCE_WINDOW: Duration = Duration::from_secs(5 * 60);
 
 /// How long a test waits for something before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -73,6 +79,17 @@ pub struct Upload {
     pub description: Option<String>,
     /// The bytes (shared: messages are cloned freely in tests).
     pub data: Arc<Vec<u8>>,
+}
+
+/// A message create that Discord de-duplicated by its nonce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DedupeHit {
+    /// The channel.
+    pub channel_id: u64,
+    /// The repeated nonce.
+    pub nonce: String,
+    /// The message returned instead of a new one.
+    pub message_id: u64,
 }
 
 impl Msg {
@@ -206,6 +223,10 @@ pub struct State {
     pub names: HashMap<u64, String>,
     /// Answer command registration with an error (start-up failure).
     pub fail_commands: bool,
+    /// Message creates answered with an earlier message because of their nonce.
+    pub dedupe_hits: Vec<DedupeHit>,
+    /// Nonces used per (channel, nonce): the message and when it was created.
+    pub(crate) nonces: HashMap<(u64, String), (u64, Instant)>,
     pub(crate) next_id: u64,
     pub(crate) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(crate) gateway_session: u64,
@@ -264,6 +285,7 @@ impl State {
             ));
         }
         s.push_str(&format!("rejected: {:?}\n", self.rejected));
+        s.push_str(&format!("dedupe hits: {:?}\n", self.dedupe_hits));
         s
     }
 }

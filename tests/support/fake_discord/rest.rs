@@ -1,6 +1,8 @@
 //! The fake's REST API: the routes the bot uses, answered as Discord would.
 
-use super::{APP_ID, GUILD_ID, Msg, Shared, State, TOKEN, Upload, limits, multipart};
+use super::{
+    APP_ID, DedupeHit, GUILD_ID, Msg, NONCE_WINDOW, Shared, State, TOKEN, Upload, limits, multipart,
+};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::body::Incoming;
@@ -8,7 +10,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
 /// Accepts connections until the task is aborted.
@@ -102,6 +104,8 @@ const MAX_FILES: usize = 10;
 const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
 /// Discord's limit on an attachment's description (alt text).
 const MAX_DESCRIPTION: usize = 1024;
+/// Discord's limit on a nonce's length.
+const MAX_NONCE: usize = 25;
 
 /// A `files[n]` part of an upload, before it is matched to its attachment.
 pub(crate) struct FilePart {
@@ -499,7 +503,21 @@ fn create(shared: &Shared, channel: u64, p: &Value, o: Origin) -> Reply {
     create_with_files(shared, channel, p, o, Vec::new())
 }
 
-/// Creates a message (with uploads) as Discord does.
+/// The nonce of a message create as text, if it has one; `Err` if Discord
+/// would refuse it.
+fn nonce_of(p: &Value) -> Result<Option<String>, String> {
+    match &p["nonce"] {
+        Value::Null => Ok(None),
+        Value::String(n) if n.chars().count() <= MAX_NONCE => Ok(Some(n.clone())),
+        Value::String(n) => Err(format!("nonce `{n}` over {MAX_NONCE} characters")),
+        Value::Number(n) if n.is_u64() || n.is_i64() => Ok(Some(n.to_string())),
+        other => Err(format!("nonce {other} is neither an integer nor a string")),
+    }
+}
+
+/// Creates a message (with uploads) as Discord does, or, for a create with
+/// `enforce_nonce` repeating a recent nonce in the channel, returns the
+/// message that nonce created.
 fn create_with_files(
     shared: &Shared,
     channel: u64,
@@ -507,12 +525,35 @@ fn create_with_files(
     o: Origin,
     files: Vec<FilePart>,
 ) -> Reply {
+    let nonce = match nonce_of(p) {
+        Ok(n) => n,
+        Err(e) => return reject(shared, e),
+    };
     let res = shared.with(|s| -> Result<Value, String> {
         let (attachments, uploads) = attach(s, channel, p, files)?;
         let mut checked = p.clone();
         checked["attachments"] = Value::Array(attachments.clone());
         limits::check_message(&checked, true)?;
+        if let Some(n) = &nonce
+            && p["enforce_nonce"].as_bool() == Some(true)
+            && let Some(&(id, at)) = s.nonces.get(&(channel, n.clone()))
+            && at.elapsed() < NONCE_WINDOW
+            && let Some(m) = s.message(id)
+        {
+            let json = m.json.clone();
+            s.dedupe_hits.push(DedupeHit {
+                channel_id: channel,
+                nonce: n.clone(),
+                message_id: id,
+            });
+            return Ok(json);
+        }
         let m = insert_message(s, channel, &checked, &o, uploads)?;
+        if let Some(n) = nonce
+            && let Some(id) = m["id"].as_str().and_then(|i| i.parse::<u64>().ok())
+        {
+            s.nonces.insert((channel, n), (id, Instant::now()));
+        }
         Ok(m)
     });
     match res {
@@ -545,6 +586,9 @@ fn insert_message(
     }
     if m["attachments"].is_null() {
         m["attachments"] = json!([]);
+    }
+    if !p["nonce"].is_null() {
+        m["nonce"] = p["nonce"].clone();
     }
     if m["components"].is_null() {
         m["components"] = json!([]);
