@@ -44,6 +44,19 @@ async fn with_file(fake: &FakeDiscord, ch: u64, file: &str, pred: impl Fn(&Msg) 
     .await
 }
 
+/// The newest channel message containing `needle`.
+async fn channel_msg_with(fake: &FakeDiscord, ch: u64, needle: &str) -> Msg {
+    let n = needle.to_string();
+    fake.wait_for(&format!("a channel message with {needle:?}"), move |s| {
+        s.channel(ch)
+            .into_iter()
+            .rev()
+            .find(|m| m.text().contains(&n))
+            .cloned()
+    })
+    .await
+}
+
 /// The attachment JSON Discord returned for a file of a message.
 fn attachment_json<'a>(m: &'a Msg, file: &str) -> &'a serde_json::Value {
     m.json["attachments"]
@@ -161,6 +174,8 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
                 .map(|_| ())
         })
         .await;
+    // The channel counts who is ready, never saying what they ordered.
+    channel_msg_with(&h.fake, ch, "(6 of 7 ready)").await;
     h.fake.dm(ALICE, "A Vie - Tyr\nF Tri - Alb\nA Bud - Ser");
     h.fake
         .wait_for("the receipt", |s| {
