@@ -392,6 +392,62 @@ async fn a_crash_between_send_and_mark_posts_nothing_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_history_shows_each_turn_and_only_your_own_moves() {
+    let h = Harness::start().await;
+    let ch = CH + 10;
+    lobby_with_bob(
+        &h,
+        ch,
+        "hands",
+        vec![opt("options", 3, json!("{\"wins\": 3}"))],
+    )
+    .await;
+    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
+    assert!(
+        h.fake
+            .reply_text(&t)
+            .await
+            .contains("no resolved turns yet")
+    );
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    h.fake.dm(ALICE, "paper");
+    h.fake.dm(BOB, "rock");
+    channel_msg(&h.fake, ch, "Round 1:").await;
+    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
+    let text = h.fake.reply_text(&t).await;
+    assert!(text.contains("page 1 of 1"), "{text}");
+    assert!(
+        text.contains("**1.**") && text.contains("Round 1: paper against rock"),
+        "{text}"
+    );
+    assert!(text.contains("You (Hand 1): `paper`"), "{text}");
+    assert!(!text.contains("`rock`"), "Bob's throw is his own: {text}");
+    let t = h.fake.slash(BOB, ch, &["game", "history"], json!([]));
+    let text = h.fake.reply_text(&t).await;
+    assert!(
+        text.contains("You (Hand 2): `rock`") && !text.contains("`paper`"),
+        "{text}"
+    );
+    let t = h.fake.slash(
+        ALICE,
+        ch,
+        &["game", "history"],
+        json!([opt("page", 4, json!(2))]),
+    );
+    assert!(h.fake.reply_text(&t).await.contains("from 1 to 1"));
+    // Only the one asking sees it.
+    assert!(
+        h.fake
+            .state()
+            .channel(ch)
+            .iter()
+            .all(|m| !m.text().contains("**1.**"))
+    );
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deadline_resolves_the_turn_and_reminds_first() {
     let h = Harness::start().await;
     let ch = CH + 5;
