@@ -5,7 +5,7 @@
 use gamehost::cli::diplomacy::export_game;
 use gamehost::games::diplomacy::geo::Map;
 use gamehost::games::diplomacy::record::{RecDislodged, RecUnit, Record, adjudicate_record};
-use gamehost::host::{GameId, Host, HostSettings, LoggedStep, ManualClock, NewGame, Registry};
+use gamehost::host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry, TurnActions};
 use gamehost::store::{GameStatus, Store, TimeoutPolicy};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -62,7 +62,7 @@ fn play_game(db: &Path) -> GameId {
     assert!(
         log.turns
             .iter()
-            .any(|t| matches!(t.step, LoggedStep::Takeover(_))),
+            .any(|t| matches!(t.step, TurnActions::Takeover(_))),
         "the log has a takeover"
     );
     id

@@ -321,7 +321,7 @@ fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
     assert_eq!(host.game(id).unwrap().turn, turn + 1);
     let log = host.game_log(id).unwrap();
     let last = log.turns.last().unwrap();
-    let gamehost::host::LoggedStep::Actions(acts) = &last.step else {
+    let gamehost::host::TurnActions::Moves(acts) = &last.step else {
         panic!("{:?}", last.step)
     };
     let turkish = &acts[&tur];

@@ -337,6 +337,118 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_send_and_mark_posts_nothing_twice() {
+    let mut h = Harness::start().await;
+    let ch = CH + 9;
+    lobby_with_bob(
+        &h,
+        ch,
+        "hands",
+        vec![opt("options", 3, json!("{\"wins\": 1}"))],
+    )
+    .await;
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    let pa = dm_with(&h.fake, ALICE, "Your move").await;
+    let pb = dm_with(&h.fake, BOB, "Your move").await;
+    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
+    channel_msg(&h.fake, ch, "is over").await;
+    h.delivered().await;
+    let posted = |h: &Harness| -> Vec<(u64, String)> {
+        h.fake
+            .state()
+            .messages
+            .iter()
+            .filter(|m| !m.from_interaction)
+            .map(|m| (m.channel_id, m.content().to_string()))
+            .collect()
+    };
+    let before = posted(&h);
+    let rows = before.len();
+    assert!(rows >= 6, "{}", h.fake.state().dump());
+    // The bot dies after Discord took every message but before any row was
+    // marked sent: the new bot delivers them all again.
+    h.stop().await;
+    let unmarked = h.sql("UPDATE outbox SET sent_at = NULL");
+    assert!(unmarked >= 5, "{unmarked} rows");
+    h.start_again().await;
+    h.delivered().await;
+    let hits = h.fake.state().dedupe_hits.clone();
+    assert!(!hits.is_empty(), "no message was sent again");
+    // Channel announcements are all re-sent and all de-duplicated.
+    let in_channel = hits.iter().filter(|d| d.channel_id == ch).count();
+    let channel_msgs = before.iter().filter(|(c, _)| *c == ch).count();
+    assert_eq!(in_channel, channel_msgs, "{hits:?}");
+    assert_eq!(posted(&h), before, "a message was posted twice");
+    for needle in ["started", "Round 1:", "is over", "Bob joined", "has moved"] {
+        assert_eq!(
+            count_in_channel(&h.fake, ch, needle),
+            1,
+            "{needle:?}\n{}",
+            h.fake.state().dump()
+        );
+    }
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_history_shows_each_turn_and_only_your_own_moves() {
+    let h = Harness::start().await;
+    let ch = CH + 10;
+    lobby_with_bob(
+        &h,
+        ch,
+        "hands",
+        vec![opt("options", 3, json!("{\"wins\": 3}"))],
+    )
+    .await;
+    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
+    assert!(
+        h.fake
+            .reply_text(&t)
+            .await
+            .contains("no resolved turns yet")
+    );
+    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
+    h.fake.reply_text(&t).await;
+    h.fake.dm(ALICE, "paper");
+    h.fake.dm(BOB, "rock");
+    channel_msg(&h.fake, ch, "Round 1:").await;
+    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
+    let text = h.fake.reply_text(&t).await;
+    assert!(text.contains("page 1 of 1"), "{text}");
+    assert!(
+        text.contains("**1.**") && text.contains("Round 1: paper against rock"),
+        "{text}"
+    );
+    assert!(text.contains("You (Hand 1): `paper`"), "{text}");
+    assert!(!text.contains("`rock`"), "Bob's throw is his own: {text}");
+    let t = h.fake.slash(BOB, ch, &["game", "history"], json!([]));
+    let text = h.fake.reply_text(&t).await;
+    assert!(
+        text.contains("You (Hand 2): `rock`") && !text.contains("`paper`"),
+        "{text}"
+    );
+    let t = h.fake.slash(
+        ALICE,
+        ch,
+        &["game", "history"],
+        json!([opt("page", 4, json!(2))]),
+    );
+    assert!(h.fake.reply_text(&t).await.contains("from 1 to 1"));
+    // Only the one asking sees it.
+    assert!(
+        h.fake
+            .state()
+            .channel(ch)
+            .iter()
+            .all(|m| !m.text().contains("**1.**"))
+    );
+    h.assert_clean();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_deadline_resolves_the_turn_and_reminds_first() {
     let h = Harness::start().await;
     let ch = CH + 5;

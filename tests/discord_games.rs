@@ -120,13 +120,15 @@ async fn a_battle_turn_by_dm_buttons_reaches_the_channel() {
     let mut handled = std::collections::HashSet::new();
     let mut rounds = 0;
     loop {
+        // A resolved turn shows the next turn's board ("Turn 1 of 100" is
+        // already in the start message).
         let turn_posted = h
             .fake
             .state()
             .channel(ch)
             .iter()
-            .any(|m| m.text().contains("Turn") || m.text().contains("is over"));
-        if turn_posted && rounds > 0 {
+            .any(|m| m.text().contains("Turn 2 of") || m.text().contains("is over"));
+        if turn_posted {
             break;
         }
         let seen = handled.clone();

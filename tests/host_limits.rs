@@ -60,7 +60,11 @@ fn creators_cannot_set_operator_only_options() {
     req.options = serde_json::json!({"roster": "/etc/passwd", "team_size": 2});
     let err = host.create_game(req.clone()).unwrap_err();
     assert!(err.is_user_error(), "{err}");
-    assert!(err.to_string().contains("`roster` is set by the server's operator"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("`roster` is set by the server's operator"),
+        "{err}"
+    );
     assert!(!err.to_string().contains("root"), "{err}");
     assert!(host.list_games(None, &[], 10).unwrap().is_empty());
 

@@ -4,7 +4,7 @@ use crate::games::diplomacy::Diplomacy;
 use crate::games::diplomacy::geo::Map;
 use crate::games::diplomacy::record::{Record, adjudicate_record, game_records};
 use crate::games::seam::Game;
-use crate::host::{Host, LoggedStep};
+use crate::host::{Host, TurnActions};
 use anyhow::Context;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -242,9 +242,9 @@ pub fn export_game(host: &Host, game_id: i64) -> anyhow::Result<Vec<Record>> {
         );
     }
     let phases = log.turns.iter().filter_map(|t| match &t.step {
-        LoggedStep::Actions(actions) => Some((t.state_before.as_str(), actions)),
+        TurnActions::Moves(actions) => Some((t.state_before.as_str(), actions)),
         // Forfeits and takeovers change who plays, not the board.
-        LoggedStep::Forfeit(_) | LoggedStep::Takeover(_) => None,
+        TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
     });
     let current = log.row.state.as_deref().unwrap_or_default();
     game_records(phases, current)

@@ -3,7 +3,7 @@
 //! are short and ephemeral.
 
 use super::{BotError, Context, components, render};
-use crate::host::{GameView, HostError, NewGame, game_label};
+use crate::host::{GameView, HistoryPage, HostError, NewGame, game_label};
 use crate::store::{GameRow, GameStatus, Occupant, TimeoutPolicy};
 use poise::serenity_prelude as serenity;
 
@@ -323,31 +323,46 @@ pub async fn history(
 ) -> Result<(), BotError> {
     let g = target_game(&ctx, id).await?;
     let gid = g.id;
-    let (rows, total) = ctx
+    let (user, _) = user_of(&ctx);
+    let h = ctx
         .data()
-        .host(move |h| {
-            let total = h.store().read(|tx| tx.turn_log_len(gid))?;
-            let pages = total.div_ceil(10).max(1);
-            let page = page.unwrap_or(pages).clamp(1, pages);
-            let rows = h.store().read(|tx| tx.turn_log(gid, (page - 1) * 10, 10))?;
-            Ok::<_, HostError>(((rows, page, pages), total))
-        })
+        .host(move |h| h.history(gid, page, Some(&user)))
         .await?;
-    let (rows, page, pages) = rows;
-    if total == 0 {
+    if h.total == 0 {
         return say(
             ctx,
             format!("{} has no resolved turns yet.", game_label(&g)),
         )
         .await;
     }
-    let mut text = format!("**{}**, turns (page {page} of {pages}):\n", game_label(&g));
-    for r in rows {
-        let report: crate::games::seam::TurnReport =
-            serde_json::from_str(&r.report).unwrap_or_default();
-        text.push_str(&format!("**{}.** {}\n", r.turn, report.public.trim()));
+    let text = describe_history(&game_label(&g), &h);
+    // A page of long reports (Diplomacy) takes several messages, not a cut.
+    for part in render::split(&text, render::MAX_CONTENT) {
+        ctx.send(poise::CreateReply::default().content(part).ephemeral(true))
+            .await?;
     }
-    say(ctx, render::clip(&text, render::MAX_CONTENT)).await
+    Ok(())
+}
+
+/// A history page as text: each turn's time and public report, and what
+/// the reader did in it (their own moves only; see `host::history`).
+pub fn describe_history(label: &str, h: &HistoryPage) -> String {
+    let mut text = format!("**{label}**, turns (page {} of {}):\n", h.page, h.pages);
+    for t in &h.turns {
+        text.push_str(&format!(
+            "**{}.** <t:{}:f>\n{}\n",
+            t.turn,
+            t.resolved_at.div_euclid(1000),
+            t.report.trim()
+        ));
+        for m in &t.moves {
+            if let Some(a) = &m.action {
+                let a = a.trim().replace('\n', "; ");
+                text.push_str(&format!("> You ({}): `{}`\n", m.role, a.replace('`', "'")));
+            }
+        }
+    }
+    text
 }
 
 /// Take over a seat whose player left this channel's running game (a Diplomacy power in civil disorder)

@@ -19,9 +19,9 @@ pub fn parse_game_options(text: &str) -> Result<Value, String> {
     if text.starts_with('{') || text.starts_with('[') {
         return match serde_json::from_str::<Value>(text) {
             Ok(v @ Value::Object(_)) => Ok(v),
-            Ok(_) => Err(
-                "The options must be one JSON object, e.g. `{\"team_size\": 3}`.".to_string(),
-            ),
+            Ok(_) => {
+                Err("The options must be one JSON object, e.g. `{\"team_size\": 3}`.".to_string())
+            }
             Err(e) => Err(format!(
                 "The options are not valid JSON ({e}); e.g. `{{\"team_size\": 3}}` or `team_size=3`."
             )),
@@ -96,8 +96,16 @@ mod tests {
             parse_game_options(r#"{"team_size": 3}"#),
             Ok(json!({"team_size": 3}))
         );
-        assert!(parse_game_options("[1]").unwrap_err().contains("one JSON object"));
-        assert!(parse_game_options("{team").unwrap_err().contains("not valid JSON"));
+        assert!(
+            parse_game_options("[1]")
+                .unwrap_err()
+                .contains("one JSON object")
+        );
+        assert!(
+            parse_game_options("{team")
+                .unwrap_err()
+                .contains("not valid JSON")
+        );
     }
 
     #[test]
@@ -118,7 +126,11 @@ mod tests {
 
     #[test]
     fn malformed_pairs_say_what_is_expected() {
-        assert!(parse_game_options("team_size").unwrap_err().contains("key=value"));
+        assert!(
+            parse_game_options("team_size")
+                .unwrap_err()
+                .contains("key=value")
+        );
         assert!(parse_game_options("=3").unwrap_err().contains("no key"));
         assert!(parse_game_options("n=").unwrap_err().contains("no value"));
         assert!(parse_game_options("n=3 n=4").unwrap_err().contains("twice"));

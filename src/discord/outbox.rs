@@ -4,12 +4,31 @@
 //! channel message that mentions them without revealing anything, with a
 //! button that shows their move privately. Rows are marked sent after
 //! delivery, so nothing is lost across a restart.
+//!
+//! Delivery is at-least-once: the bot may die after Discord accepted a
+//! message and before the row is marked sent. Every message therefore
+//! carries a nonce made of the row id and the part number
+//! (`ob{row}p{part}`, at most 25 characters) with `enforce_nonce`, and
+//! Discord answers a repeat within its de-duplication window (a few
+//! minutes) with the message it already created instead of posting it
+//! again. A restart later than that window can still post twice.
+//!
+//! Boards of kinds with an image (puzzle fields, the Diplomacy map) are
+//! attached as PNG, rendered from the game as it was at the announced turn
+//! (a row may be delivered after later turns), off the async runtime. The
+//! image replaces the text board in the channel; the text board stays the
+//! image's alt text when it fits Discord's 1024 characters, is always in
+//! `/game status`, and is what the channel gets if rendering fails.
 
 use super::{Data, components, game, render};
-use crate::host::{Announcement, AnnouncementKind, OutboxItem};
+use crate::host::{Announcement, AnnouncementKind, OutboxItem, TurnActions};
+use crate::render::BoardImage;
 use crate::store::{GameStatus, Target};
 use poise::serenity_prelude as serenity;
-use serenity::{ChannelId, CreateActionRow, CreateAllowedMentions, CreateMessage, Http, UserId};
+use serenity::{
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http,
+    Nonce, UserId,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -110,11 +129,14 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     };
     let result = match &item.target {
         Target::Channel(c) => match snowflake(c) {
-            Some(c) => send(http, ChannelId::new(c), channel_messages(data, a).await).await,
+            Some(c) => {
+                let msgs = channel_messages(data, a).await;
+                send(http, ChannelId::new(c), msgs, Route::Main(item.id)).await
+            }
             None => return Fate::Skip,
         },
         Target::User(u) => match (snowflake(u), snowflake(&a.channel_id)) {
-            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u)).await,
+            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u), item.id).await,
             _ => return Fate::Skip,
         },
     };
@@ -131,13 +153,46 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     }
 }
 
-/// Sends messages in order.
+/// Which way an outbox row went out, for its messages' nonces.
+#[derive(Debug, Clone, Copy)]
+enum Route {
+    /// Where the row is addressed (channel, or the user's DM).
+    Main(i64),
+    /// The channel note for a user whose DMs are closed.
+    Fallback(i64),
+}
+
+/// Discord's limit on a nonce's length.
+const MAX_NONCE: usize = 25;
+
+/// The nonce of one message of an outbox row: unique per row, route and
+/// part, and the same every time the row is delivered again.
+fn nonce(route: Route, part: usize) -> Option<String> {
+    let n = match route {
+        Route::Main(id) => format!("ob{id}p{part}"),
+        Route::Fallback(id) => format!("ob{id}f{part}"),
+    };
+    // Row ids would need 19 digits to overflow; sending without a nonce
+    // then is better than not sending.
+    if n.len() > MAX_NONCE {
+        tracing::warn!(nonce = %n, "outbox nonce too long; sent without de-duplication");
+        return None;
+    }
+    Some(n)
+}
+
+/// Sends messages in order, each with its nonce so a repeat is not posted twice.
 async fn send(
     http: &Http,
     channel: ChannelId,
     msgs: Vec<CreateMessage>,
+    route: Route,
 ) -> Result<(), serenity::Error> {
-    for m in msgs {
+    for (part, m) in msgs.into_iter().enumerate() {
+        let m = match nonce(route, part) {
+            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+            None => m,
+        };
         channel.send_message(http, m).await?;
     }
     Ok(())
@@ -182,11 +237,90 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
             }
             messages(&text, rows, None)
         }
-        _ => messages(
-            &render::with_board(&a.text, a.board.as_deref()),
-            vec![],
-            None,
-        ),
+        _ => {
+            let images = if wants_image(a) {
+                board_images(data, a).await
+            } else {
+                Vec::new()
+            };
+            if images.is_empty() {
+                return messages(
+                    &render::with_board(&a.text, a.board.as_deref()),
+                    vec![],
+                    None,
+                );
+            }
+            let mut msgs = messages(&a.text, vec![], None);
+            // The images go under the last part of the text.
+            if let Some(last) = msgs.pop() {
+                msgs.push(last.add_files(images.into_iter().map(|i| {
+                    CreateAttachment::bytes(i.png, i.filename).description(i.description)
+                })));
+            }
+            msgs
+        }
+    }
+}
+
+/// Whether a channel announcement shows a board that has an image.
+fn wants_image(a: &Announcement) -> bool {
+    matches!(
+        a.kind,
+        AnnouncementKind::Started | AnnouncementKind::Turn | AnnouncementKind::Finished
+    ) && a.board.is_some()
+        && crate::render::has_board_image(&a.game_kind)
+}
+
+/// The images of an announcement's board, drawn from the game as it was at
+/// the announced turn: the position, and for a resolved Diplomacy phase
+/// first its orders on the position before. Empty when the board cannot be
+/// drawn (logged), so the caller posts the text board instead.
+async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
+    let host = data.host.clone();
+    let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
+    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
+        let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
+        let Some(board) = crate::render::board_png(game.as_ref()) else {
+            return Ok(Vec::new());
+        };
+        let board = board.map_err(|e| e.to_string())?;
+        let mut images = Vec::new();
+        if kind == AnnouncementKind::Turn && turn > 0 {
+            // The orders image is extra: without it the map still goes out.
+            let orders = host.turn_actions(game_id, turn).and_then(|actions| {
+                Ok(match actions {
+                    TurnActions::Moves(m) => {
+                        let before = host.state_at(game_id, turn - 1)?;
+                        crate::render::orders_png(before.as_ref(), &m)
+                    }
+                    TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
+                })
+            });
+            match orders {
+                Ok(Some(Ok(img))) => images.push(img),
+                Ok(None) => {}
+                Ok(Some(Err(e))) => {
+                    tracing::warn!(game_id, turn, error = %e, "cannot draw the orders image")
+                }
+                Err(e) => {
+                    tracing::warn!(game_id, turn, error = %e, "cannot read the turn for its orders image")
+                }
+            }
+        }
+        images.push(board);
+        Ok(images)
+    })
+    .await;
+    match drawn {
+        Ok(Ok(images)) => images,
+        Ok(Err(e)) => {
+            tracing::error!(game_id, turn, error = %e, "cannot draw the board; posting it as text");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!(game_id, turn, error = %e, "board drawing task failed; posting it as text");
+            Vec::new()
+        }
     }
 }
 
@@ -211,6 +345,7 @@ async fn to_user(
     data: &Data,
     a: &Announcement,
     user: UserId,
+    outbox_id: i64,
 ) -> Result<(), serenity::Error> {
     if !current(data, a).await {
         return Ok(());
@@ -226,7 +361,13 @@ async fn to_user(
     if a.kind == AnnouncementKind::Prompt && channel_moves {
         // Moves of this game are public: prompt in the channel.
         let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
-        return send(http, channel, messages(&text, rows, Some(user))).await;
+        return send(
+            http,
+            channel,
+            messages(&text, rows, Some(user)),
+            Route::Main(outbox_id),
+        )
+        .await;
     }
     let link = link_to(data, a).await;
     let body = match a.kind {
@@ -239,13 +380,21 @@ async fn to_user(
             render::with_board(&a.text, a.board.as_deref())
         ),
     };
+    let fallback = Route::Fallback(outbox_id);
     let dm = match user.create_dm_channel(http).await {
         Ok(dm) => dm,
-        Err(e) => return closed_or(http, e, channel, user, a).await,
+        Err(e) => return closed_or(http, e, channel, user, a, fallback).await,
     };
-    match send(http, dm.id, messages(&body, rows, None)).await {
+    match send(
+        http,
+        dm.id,
+        messages(&body, rows, None),
+        Route::Main(outbox_id),
+    )
+    .await
+    {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, e, channel, user, a).await,
+        Err(e) => closed_or(http, e, channel, user, a, fallback).await,
     }
 }
 
@@ -257,6 +406,7 @@ async fn closed_or(
     channel: ChannelId,
     user: UserId,
     a: &Announcement,
+    route: Route,
 ) -> Result<(), serenity::Error> {
     if !matches!(error_code(&e), Some((_, 50007))) {
         return Err(e);
@@ -282,6 +432,7 @@ async fn closed_or(
             vec![components::show_row(a.game_id, a.turn)],
             Some(user),
         ),
+        route,
     )
     .await
 }
@@ -300,5 +451,21 @@ async fn link_to(data: &Data, a: &Announcement) -> String {
             a.channel_id
         ),
         None => format!("Game channel: <#{}>", a.channel_id),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nonces_are_stable_distinct_and_within_discords_limit() {
+        assert_eq!(nonce(Route::Main(42), 0).as_deref(), Some("ob42p0"));
+        assert_eq!(nonce(Route::Fallback(42), 0).as_deref(), Some("ob42f0"));
+        assert_ne!(nonce(Route::Main(4), 21), nonce(Route::Main(42), 1));
+        // The largest row id still fits with up to 1000 parts.
+        let n = nonce(Route::Main(i64::MAX), 999).unwrap();
+        assert_eq!(n.len(), MAX_NONCE);
+        assert_eq!(nonce(Route::Main(i64::MAX), 1000), None);
     }
 }

@@ -9,6 +9,7 @@
 pub mod announce;
 pub mod clock;
 pub mod error;
+pub mod history;
 pub mod limits;
 pub mod registry;
 
@@ -22,8 +23,9 @@ mod view;
 pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::HostError;
+pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
 pub use registry::{AnyGame, Registry};
-pub use replay::{GameLog, LoggedStep, LoggedTurn, ReplayReport};
+pub use replay::{GameLog, LoggedTurn, ReplayReport};
 pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 

@@ -2,11 +2,10 @@
 //! and the engine deterministic (used by `gamehost check` and tests), and
 //! reading the log back as a sequence of positions (for exports).
 
+use super::history::{TurnActions, parse_actions};
 use super::{GameId, Host, HostError, require_game};
-use crate::games::seam::Seat;
 use crate::store::GameRow;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The result of replaying one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,17 +18,6 @@ pub struct ReplayReport {
     pub first_divergence: Option<u32>,
 }
 
-/// What one entry of the turn log did.
-#[derive(Debug, Clone, PartialEq)]
-pub enum LoggedStep {
-    /// A turn resolved from the awaited seats' actions (engine JSON by seat).
-    Actions(BTreeMap<Seat, Value>),
-    /// These seats forfeited.
-    Forfeit(Vec<Seat>),
-    /// These seats were taken over by a new player or an AI.
-    Takeover(Vec<Seat>),
-}
-
 /// One entry of the turn log with the positions around it.
 #[derive(Debug, Clone)]
 pub struct LoggedTurn {
@@ -38,7 +26,7 @@ pub struct LoggedTurn {
     /// The engine state before it (JSON).
     pub state_before: String,
     /// What happened.
-    pub step: LoggedStep,
+    pub step: TurnActions,
     /// The engine state after it (JSON).
     pub state_after: String,
 }
@@ -53,27 +41,6 @@ pub struct GameLog {
     pub initial_state: String,
     /// Every logged turn, oldest first.
     pub turns: Vec<LoggedTurn>,
-}
-
-/// Reads a turn log entry's `actions` column.
-fn parse_step(actions: &str) -> Result<LoggedStep, String> {
-    let v: Value = serde_json::from_str(actions).map_err(|e| e.to_string())?;
-    let seats = |list: &Value| -> Result<Vec<Seat>, String> {
-        serde_json::from_value(list.clone()).map_err(|e| e.to_string())
-    };
-    if let Some(list) = v.get("forfeit") {
-        return Ok(LoggedStep::Forfeit(seats(list)?));
-    }
-    if let Some(list) = v.get("takeover") {
-        return Ok(LoggedStep::Takeover(seats(list)?));
-    }
-    let map: BTreeMap<String, Value> = serde_json::from_value(v).map_err(|e| e.to_string())?;
-    let mut typed = BTreeMap::new();
-    for (k, v) in map {
-        let seat: Seat = k.parse().map_err(|_| format!("seat `{k}`"))?;
-        typed.insert(seat, v);
-    }
-    Ok(LoggedStep::Actions(typed))
 }
 
 impl Host {
@@ -92,23 +59,20 @@ impl Host {
                 first_divergence: None,
             });
         }
-        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
-        let mut engine = self.registry.create(&row.kind, &options, row.seed)?;
+        let mut engine = self.initial_engine(&row)?;
         for entry in &log {
-            let step = parse_step(&entry.actions)
-                .map_err(|e| corrupt_log(game_id, format!("turn {}: {e}", entry.turn)))?;
-            match step {
-                LoggedStep::Forfeit(seats) => {
+            match parse_actions(game_id, entry)? {
+                TurnActions::Forfeit(seats) => {
                     for s in seats {
                         engine.forfeit(s);
                     }
                 }
-                LoggedStep::Takeover(seats) => {
+                TurnActions::Takeover(seats) => {
                     for s in seats {
                         engine.take_over(s);
                     }
                 }
-                LoggedStep::Actions(typed) => {
+                TurnActions::Moves(typed) => {
                     engine
                         .resolve(&typed)
                         .map_err(|source| HostError::Corrupt { game_id, source })?;
@@ -146,16 +110,11 @@ impl Host {
                 "Game #{game_id} has not started yet; it has no history."
             )));
         }
-        let options: Value = serde_json::from_str(&row.options).unwrap_or(Value::Null);
-        let initial_state = self
-            .registry
-            .create(&row.kind, &options, row.seed)?
-            .state_json();
+        let initial_state = self.initial_engine(&row)?.state_json();
         let mut before = initial_state.clone();
         let mut turns = Vec::with_capacity(log.len());
         for entry in log {
-            let step = parse_step(&entry.actions)
-                .map_err(|e| corrupt_log(game_id, format!("turn {}: {e}", entry.turn)))?;
+            let step = parse_actions(game_id, &entry)?;
             let after = entry.state_after;
             turns.push(LoggedTurn {
                 turn: entry.turn,
@@ -169,16 +128,5 @@ impl Host {
             initial_state,
             turns,
         })
-    }
-}
-
-fn corrupt_log(game_id: GameId, reason: String) -> HostError {
-    HostError::Corrupt {
-        game_id,
-        source: super::registry::DecodeError {
-            kind: "turn_log",
-            what: "actions",
-            reason,
-        },
     }
 }

@@ -220,12 +220,18 @@ impl Host {
             });
         }
         if is_final && !was_final {
+            // In games with many seats (Diplomacy) the count says more at a
+            // glance than the list of names.
+            let count = match awaiting.len() {
+                n if n > 2 => format!(" ({} of {n} ready)", n - missing.len()),
+                _ => String::new(),
+            };
             self.announce_to_channel(
                 tx,
                 row,
                 AnnouncementKind::Moved,
                 format!(
-                    "{} has moved in {}. Waiting for {}.",
+                    "{} has moved in {}{count}. Waiting for {}.",
                     seat_display(seats, seat),
                     game_label(row),
                     missing

@@ -476,6 +476,31 @@ impl Tx<'_> {
         Ok(rows)
     }
 
+    /// One logged turn of a game (1-based), if it was logged.
+    pub fn turn_log_entry(
+        &self,
+        game_id: i64,
+        turn: u32,
+    ) -> Result<Option<TurnLogRow>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT turn, actions, report, state_after, resolved_at FROM turn_log \
+                 WHERE game_id = ?1 AND turn = ?2",
+                params![game_id, turn],
+                |r| {
+                    Ok(TurnLogRow {
+                        turn: r.get(0)?,
+                        actions: r.get(1)?,
+                        report: r.get(2)?,
+                        state_after: r.get(3)?,
+                        resolved_at: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
     /// How many turns a game has logged.
     pub fn turn_log_len(&self, game_id: i64) -> Result<u32, StoreError> {
         Ok(self.tx.query_row(

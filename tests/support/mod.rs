@@ -117,11 +117,45 @@ impl Harness {
 
     /// Stops the bot and starts a new one on the same database.
     pub async fn restart(&mut self) {
+        self.stop().await;
+        self.boot().await;
+    }
+
+    /// Stops the bot (as a crash would, between two deliveries); the
+    /// database stays for [`Harness::start_again`].
+    pub async fn stop(&mut self) {
         if let Some(bot) = self.bot.take() {
             bot.shutdown().await;
         }
         self.host = None;
+    }
+
+    /// Starts a bot again on the database after [`Harness::stop`].
+    pub async fn start_again(&mut self) {
+        assert!(self.bot.is_none(), "the bot is still running");
         self.boot().await;
+    }
+
+    /// A host on the bot's database and clock without a bot (to change a
+    /// game while the bot is down).
+    pub fn offline_host(&self) -> Host {
+        let store = Store::open(&self.db).expect("open store");
+        Host::new(
+            Arc::new(store),
+            (self.registry)(),
+            self.clock.clone(),
+            HostSettings {
+                ai_budget_ms: 20,
+                reminder_percent: 20,
+            },
+        )
+    }
+
+    /// Runs SQL on the database (to simulate a crash or damage).
+    pub fn sql(&self, statement: &str) -> usize {
+        let c = rusqlite::Connection::open(&self.db).expect("open the database");
+        c.busy_timeout(std::time::Duration::from_secs(5)).unwrap();
+        c.execute(statement, []).expect("run SQL")
     }
 
     /// Moves the host's clock and wakes the bot's scheduler.

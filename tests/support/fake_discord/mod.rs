@@ -9,6 +9,13 @@
 //!   returns: HELLO, IDENTIFY, READY, heartbeats, and events injected by the
 //!   tests (slash commands, button clicks, select menus, DMs), each
 //!   deserialised into serenity's model types before it is sent.
+//! - Uploads (`multipart.rs`): `multipart/form-data` bodies with a
+//!   `payload_json` part and `files[n]` parts, checked as Discord does (at
+//!   most 10 files, 25 MiB each, every attachment named in `payload_json`
+//!   uploaded); the files are kept on the message.
+//! - Nonces: a message created with `enforce_nonce` and a nonce the bot
+//!   already used in that channel within [`NONCE_WINDOW`] is not created
+//!   again: the earlier message is returned and the hit recorded.
 //!
 //! Everything the bot sends is recorded in [`State`]; tests wait on it with
 //! [`FakeDiscord::wait_for`] (polling on change notifications with a
@@ -16,6 +23,7 @@
 
 mod gateway;
 mod limits;
+pub mod multipart;
 mod rest;
 
 use serde_json::{Value, json};
@@ -30,6 +38,9 @@ pub const APP_ID: u64 = 4_000_000_000_000_001;
 pub const GUILD_ID: u64 = 5_000_000_000_000_001;
 /// The token the bot must present.
 pub const TOKEN: &str = "fake-token.not-a-secret";
+
+/// How long Discord remembers a nonce for de-duplication ("a few minutes").
+pub const NONCE_WINDOW: Duration = Duration::from_secs(5 * 60);
 
 /// How long a test waits for something before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -53,6 +64,32 @@ pub struct Msg {
     pub token: Option<String>,
     /// The full message object (as serenity reads it).
     pub json: Value,
+    /// The files uploaded with it, in attachment order.
+    pub files: Vec<Upload>,
+}
+
+/// A file uploaded with a message.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// The attachment's file name.
+    pub filename: String,
+    /// The content type of its form part.
+    pub content_type: Option<String>,
+    /// The alt text given in `payload_json`.
+    pub description: Option<String>,
+    /// The bytes (shared: messages are cloned freely in tests).
+    pub data: Arc<Vec<u8>>,
+}
+
+/// A message create that Discord de-duplicated by its nonce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DedupeHit {
+    /// The channel.
+    pub channel_id: u64,
+    /// The repeated nonce.
+    pub nonce: String,
+    /// The message returned instead of a new one.
+    pub message_id: u64,
 }
 
 impl Msg {
@@ -125,6 +162,11 @@ impl Msg {
         out
     }
 
+    /// The uploaded file with this name, if any.
+    pub fn file(&self, filename: &str) -> Option<&Upload> {
+        self.files.iter().find(|f| f.filename == filename)
+    }
+
     /// The custom id of the button whose label contains `label` (case-insensitive).
     pub fn button(&self, label: &str) -> Option<String> {
         let l = label.to_lowercase();
@@ -181,6 +223,10 @@ pub struct State {
     pub names: HashMap<u64, String>,
     /// Answer command registration with an error (start-up failure).
     pub fail_commands: bool,
+    /// Message creates answered with an earlier message because of their nonce.
+    pub dedupe_hits: Vec<DedupeHit>,
+    /// Nonces used per (channel, nonce): the message and when it was created.
+    pub(crate) nonces: HashMap<(u64, String), (u64, Instant)>,
     pub(crate) next_id: u64,
     pub(crate) gateway: Option<mpsc::UnboundedSender<String>>,
     pub(crate) gateway_session: u64,
@@ -227,17 +273,19 @@ impl State {
         let mut s = String::new();
         for m in &self.messages {
             s.push_str(&format!(
-                "[{} ch={} dm={:?} eph={} btns={:?} sel={}] {}\n",
+                "[{} ch={} dm={:?} eph={} btns={:?} sel={} files={:?}] {}\n",
                 m.id,
                 m.channel_id,
                 m.dm_user,
                 m.ephemeral,
                 m.buttons().iter().map(|b| &b.0).collect::<Vec<_>>(),
                 m.selects().len(),
+                m.files.iter().map(|f| &f.filename).collect::<Vec<_>>(),
                 m.text().replace('\n', " | ")
             ));
         }
         s.push_str(&format!("rejected: {:?}\n", self.rejected));
+        s.push_str(&format!("dedupe hits: {:?}\n", self.dedupe_hits));
         s
     }
 }

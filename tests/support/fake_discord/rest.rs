@@ -1,13 +1,16 @@
 //! The fake's REST API: the routes the bot uses, answered as Discord would.
 
-use super::{APP_ID, GUILD_ID, Msg, Shared, State, TOKEN, limits};
+use super::{
+    APP_ID, DedupeHit, GUILD_ID, Msg, NONCE_WINDOW, Shared, State, TOKEN, Upload, limits, multipart,
+};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 use std::convert::Infallible;
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
 /// Accepts connections until the task is aborted.
@@ -47,11 +50,12 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
         .get("authorization")
         .and_then(|h| h.to_str().ok())
         .is_some_and(|h| h == format!("Bot {TOKEN}"));
-    let multipart = req
+    let content_type = req
         .headers()
         .get("content-type")
         .and_then(|h| h.to_str().ok())
-        .is_some_and(|h| h.starts_with("multipart/"));
+        .unwrap_or("")
+        .to_string();
     let body = req
         .into_body()
         .collect()
@@ -60,13 +64,15 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
         .unwrap_or_default();
     let (status, out) = if !auth_ok {
         error(401, 0, "401: Unauthorized")
-    } else if multipart {
-        shared.with(|s| {
-            s.rejected.push(format!(
-                "{method} {path}: multipart bodies are not supported by the fake"
-            ))
-        });
-        error(400, 50035, "Invalid Form Body")
+    } else if content_type.starts_with("multipart/") {
+        match read_form(&content_type, &body) {
+            Ok((json, files)) => route(&shared, &method, &path, json, files),
+            Err(Refused::Form(why)) => reject(&shared, format!("{method} {path}: {why}")),
+            Err(Refused::TooLarge(why)) => {
+                shared.with(|s| s.rejected.push(format!("{method} {path}: {why}")));
+                error(413, 40005, "Request entity too large")
+            }
+        }
     } else {
         let json: Value = if body.is_empty() {
             Value::Null
@@ -82,13 +88,166 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
                 }
             }
         };
-        route(&shared, &method, &path, json)
+        route(&shared, &method, &path, json, Vec::new())
     };
     shared.with(|s| {
         s.requests
             .push(format!("{method} {path} -> {}", status.as_u16()))
     });
     respond((status, out))
+}
+
+/// Discord's limit on the number of files in one message.
+const MAX_FILES: usize = 10;
+/// The per-file upload limit the fake applies (25 MiB; Discord's depends
+/// on the server's boost level and is never lower than what the bot sends).
+const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
+/// Discord's limit on an attachment's description (alt text).
+const MAX_DESCRIPTION: usize = 1024;
+/// Discord's limit on a nonce's length.
+const MAX_NONCE: usize = 25;
+
+/// A `files[n]` part of an upload, before it is matched to its attachment.
+pub(crate) struct FilePart {
+    index: u64,
+    filename: Option<String>,
+    content_type: Option<String>,
+    data: Vec<u8>,
+}
+
+/// Why an upload body was refused.
+enum Refused {
+    /// 400 Invalid Form Body.
+    Form(String),
+    /// 413 Request entity too large (40005).
+    TooLarge(String),
+}
+
+/// The JSON body and the file parts of a `multipart/form-data` request.
+fn read_form(content_type: &str, body: &[u8]) -> Result<(Value, Vec<FilePart>), Refused> {
+    let boundary = multipart::boundary(content_type).map_err(Refused::Form)?;
+    let parts = multipart::parse(body, &boundary).map_err(Refused::Form)?;
+    let mut json = None;
+    let mut files = Vec::new();
+    for p in parts {
+        if p.name == "payload_json" {
+            let v = serde_json::from_slice(&p.data)
+                .map_err(|e| Refused::Form(format!("payload_json is not JSON: {e}")))?;
+            json = Some(v);
+            continue;
+        }
+        let index = p
+            .name
+            .strip_prefix("files[")
+            .and_then(|r| r.strip_suffix(']'))
+            .and_then(|n| n.parse::<u64>().ok())
+            .ok_or_else(|| Refused::Form(format!("unexpected form field `{}`", p.name)))?;
+        if p.data.len() > MAX_FILE_BYTES {
+            return Err(Refused::TooLarge(format!(
+                "file {} is {} bytes (max {MAX_FILE_BYTES})",
+                p.name,
+                p.data.len()
+            )));
+        }
+        if files.iter().any(|f: &FilePart| f.index == index) {
+            return Err(Refused::Form(format!("form field {} given twice", p.name)));
+        }
+        files.push(FilePart {
+            index,
+            filename: p.filename,
+            content_type: p.content_type,
+            data: p.data,
+        });
+    }
+    if files.len() > MAX_FILES {
+        return Err(Refused::Form(format!(
+            "{} files (max {MAX_FILES})",
+            files.len()
+        )));
+    }
+    let json = json.ok_or_else(|| {
+        Refused::Form("a multipart body without payload_json (the fake reads only that)".into())
+    })?;
+    Ok((json, files))
+}
+
+/// Width and height from a PNG's IHDR chunk, as Discord reports them.
+fn png_size(data: &[u8]) -> Option<(u32, u32)> {
+    if data.len() < 24 || &data[..8] != b"\x89PNG\r\n\x1a\n" || &data[12..16] != b"IHDR" {
+        return None;
+    }
+    let w = u32::from_be_bytes(data[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(data[20..24].try_into().ok()?);
+    Some((w, h))
+}
+
+/// Matches uploaded parts with the `attachments` of the payload as Discord
+/// does: every attachment named there must have been uploaded as
+/// `files[id]`; parts nobody named are attached under their own file name.
+fn attach(
+    s: &mut State,
+    channel: u64,
+    p: &Value,
+    files: Vec<FilePart>,
+) -> Result<(Vec<Value>, Vec<Upload>), String> {
+    let metas = p["attachments"].as_array().cloned().unwrap_or_default();
+    if metas.len() > MAX_FILES {
+        return Err(format!("{} attachments (max {MAX_FILES})", metas.len()));
+    }
+    let mut files: Vec<Option<FilePart>> = files.into_iter().map(Some).collect();
+    let mut picked = Vec::new();
+    for (i, m) in metas.iter().enumerate() {
+        let id = m["id"]
+            .as_u64()
+            .or_else(|| m["id"].as_str().and_then(|x| x.parse().ok()))
+            .ok_or_else(|| format!("attachments[{i}] has no id"))?;
+        let part = files
+            .iter_mut()
+            .find(|f| f.as_ref().is_some_and(|f| f.index == id))
+            .and_then(Option::take)
+            .ok_or_else(|| format!("attachments[{i}] names files[{id}], which was not uploaded"))?;
+        let description = m["description"].as_str().map(str::to_string);
+        if description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION)
+        {
+            return Err(format!(
+                "attachments[{i}] description over {MAX_DESCRIPTION} characters"
+            ));
+        }
+        let filename = m["filename"].as_str().map(str::to_string);
+        picked.push((part, filename, description));
+    }
+    for part in files.into_iter().flatten() {
+        picked.push((part, None, None));
+    }
+    let mut json = Vec::new();
+    let mut uploads = Vec::new();
+    for (part, name, description) in picked {
+        let filename = name
+            .or(part.filename.clone())
+            .filter(|n| !n.is_empty())
+            .ok_or_else(|| format!("files[{}] has no file name", part.index))?;
+        let id = s.id();
+        let mut a = json!({
+            "id": id.to_string(), "filename": filename, "size": part.data.len(),
+            "url": format!("https://cdn.discordapp.com/attachments/{channel}/{id}/{filename}"),
+            "proxy_url": format!("https://media.discordapp.net/attachments/{channel}/{id}/{filename}"),
+            "content_type": part.content_type, "description": description,
+        });
+        if let Some((w, h)) = png_size(&part.data) {
+            a["width"] = json!(w);
+            a["height"] = json!(h);
+        }
+        json.push(a);
+        uploads.push(Upload {
+            filename,
+            content_type: part.content_type,
+            description,
+            data: Arc::new(part.data),
+        });
+    }
+    Ok((json, uploads))
 }
 
 fn respond((status, out): Reply) -> Response<Full<Bytes>> {
@@ -106,10 +265,20 @@ fn bot_user() -> Value {
            "mfa_enabled": false, "flags": 0})
 }
 
-fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
+fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<FilePart>) -> Reply {
     let Some(rest) = path.strip_prefix("/api/v10") else {
         return error(404, 0, "404: Not Found");
     };
+    let is_message_create =
+        method == Method::POST && rest.starts_with("/channels/") && rest.ends_with("/messages");
+    if !files.is_empty() && !is_message_create {
+        return reject(
+            shared,
+            format!(
+                "{method} {path}: file uploads are only supported on message creates by the fake"
+            ),
+        );
+    }
     let seg: Vec<&str> = rest.trim_start_matches('/').split('/').collect();
     let app = APP_ID.to_string();
     match (method.as_str(), seg.as_slice()) {
@@ -188,7 +357,7 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value) -> Reply {
                 dm_user,
                 ..Origin::default()
             };
-            create(shared, ch, &body, ctx)
+            create_with_files(shared, ch, &body, ctx, files)
         }
         ("PATCH", ["channels", _, "messages", id]) => edit(shared, id.parse().unwrap_or(0), &body),
         ("DELETE", ["channels", _, "messages", _]) => (StatusCode::NO_CONTENT, None),
@@ -331,16 +500,75 @@ struct Origin {
 }
 
 fn create(shared: &Shared, channel: u64, p: &Value, o: Origin) -> Reply {
-    if let Err(e) = limits::check_message(p, true) {
-        return reject(shared, e);
+    create_with_files(shared, channel, p, o, Vec::new())
+}
+
+/// The nonce of a message create as text, if it has one; `Err` if Discord
+/// would refuse it.
+fn nonce_of(p: &Value) -> Result<Option<String>, String> {
+    match &p["nonce"] {
+        Value::Null => Ok(None),
+        Value::String(n) if n.chars().count() <= MAX_NONCE => Ok(Some(n.clone())),
+        Value::String(n) => Err(format!("nonce `{n}` over {MAX_NONCE} characters")),
+        Value::Number(n) if n.is_u64() || n.is_i64() => Ok(Some(n.to_string())),
+        other => Err(format!("nonce {other} is neither an integer nor a string")),
     }
-    match shared.with(|s| insert_message(s, channel, p, &o)) {
+}
+
+/// Creates a message (with uploads) as Discord does, or, for a create with
+/// `enforce_nonce` repeating a recent nonce in the channel, returns the
+/// message that nonce created.
+fn create_with_files(
+    shared: &Shared,
+    channel: u64,
+    p: &Value,
+    o: Origin,
+    files: Vec<FilePart>,
+) -> Reply {
+    let nonce = match nonce_of(p) {
+        Ok(n) => n,
+        Err(e) => return reject(shared, e),
+    };
+    let res = shared.with(|s| -> Result<Value, String> {
+        let (attachments, uploads) = attach(s, channel, p, files)?;
+        let mut checked = p.clone();
+        checked["attachments"] = Value::Array(attachments.clone());
+        limits::check_message(&checked, true)?;
+        if let Some(n) = &nonce
+            && p["enforce_nonce"].as_bool() == Some(true)
+            && let Some(&(id, at)) = s.nonces.get(&(channel, n.clone()))
+            && at.elapsed() < NONCE_WINDOW
+            && let Some(m) = s.message(id)
+        {
+            let json = m.json.clone();
+            s.dedupe_hits.push(DedupeHit {
+                channel_id: channel,
+                nonce: n.clone(),
+                message_id: id,
+            });
+            return Ok(json);
+        }
+        let m = insert_message(s, channel, &checked, &o, uploads)?;
+        if let Some(n) = nonce
+            && let Some(id) = m["id"].as_str().and_then(|i| i.parse::<u64>().ok())
+        {
+            s.nonces.insert((channel, n), (id, Instant::now()));
+        }
+        Ok(m)
+    });
+    match res {
         Ok(m) => (StatusCode::OK, Some(m)),
         Err(e) => reject(shared, e),
     }
 }
 
-fn insert_message(s: &mut State, channel: u64, p: &Value, o: &Origin) -> Result<Value, String> {
+fn insert_message(
+    s: &mut State,
+    channel: u64,
+    p: &Value,
+    o: &Origin,
+    files: Vec<Upload>,
+) -> Result<Value, String> {
     let id = s.id();
     let flags = p["flags"].as_u64().unwrap_or(0) | if o.ephemeral { 64 } else { 0 };
     let mut m = json!({
@@ -348,13 +576,19 @@ fn insert_message(s: &mut State, channel: u64, p: &Value, o: &Origin) -> Result<
         "content": p["content"].as_str().unwrap_or(""),
         "timestamp": "2026-01-01T00:00:00.000000+00:00", "edited_timestamp": null,
         "tts": p["tts"].as_bool().unwrap_or(false), "mention_everyone": false, "mentions": [],
-        "mention_roles": [], "attachments": [], "embeds": p["embeds"].clone(),
+        "mention_roles": [], "attachments": p["attachments"].clone(), "embeds": p["embeds"].clone(),
         "pinned": false, "type": if o.token.is_some() { 20 } else { 0 },
         "components": p["components"].clone(), "flags": flags,
         "application_id": APP_ID.to_string(),
     });
     if m["embeds"].is_null() {
         m["embeds"] = json!([]);
+    }
+    if m["attachments"].is_null() {
+        m["attachments"] = json!([]);
+    }
+    if !p["nonce"].is_null() {
+        m["nonce"] = p["nonce"].clone();
     }
     if m["components"].is_null() {
         m["components"] = json!([]);
@@ -373,6 +607,7 @@ fn insert_message(s: &mut State, channel: u64, p: &Value, o: &Origin) -> Result<
         from_interaction: o.token.is_some(),
         token: o.token.clone(),
         json: m.clone(),
+        files,
     });
     Ok(m)
 }
@@ -467,7 +702,7 @@ fn callback(shared: &Shared, token: &str, body: Value) -> Reply {
             let res = shared.with(|s| {
                 let mut placeholder = json!({"content": ""});
                 placeholder["flags"] = data["flags"].clone();
-                insert_message(s, inter.channel_id, &placeholder, &origin).map(|m| {
+                insert_message(s, inter.channel_id, &placeholder, &origin, Vec::new()).map(|m| {
                     let id = m["id"].as_str().and_then(|i| i.parse::<u64>().ok());
                     if let Some(i) = s.interactions.get_mut(token) {
                         i.original = id;
