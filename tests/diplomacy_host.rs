@@ -43,6 +43,19 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
         host.submit(Some(id), &format!("u{s}"), "done").unwrap();
     }
     assert!(host.fire_due_deadlines().unwrap().is_empty());
+    // The channel counts ready powers and names the late one by power and player.
+    let moved: Vec<String> = host
+        .unsent(500)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.announcement.ok())
+        .filter(|a| a.kind == gamehost::host::AnnouncementKind::Moved)
+        .map(|a| a.text)
+        .collect();
+    assert_eq!(
+        moved.last().map(String::as_str),
+        Some("Turkey (U6) has moved in diplomacy #1 (6 of 7 ready). Waiting for England (U1).")
+    );
     clock.advance(48 * 3600 * 1000);
     let ev = host.fire_due_deadlines().unwrap();
     assert_eq!(ev, vec![DeadlineEvent::Resolved(id)]);

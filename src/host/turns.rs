@@ -222,9 +222,24 @@ impl Host {
         if is_final && !was_final {
             // In games with many seats (Diplomacy) the count says more at a
             // glance than the list of names.
-            let count = match awaiting.len() {
-                n if n > 2 => format!(" ({} of {n} ready)", n - missing.len()),
-                _ => String::new(),
+            let many = awaiting.len() > 2;
+            let count = if many {
+                format!(
+                    " ({} of {} ready)",
+                    awaiting.len() - missing.len(),
+                    awaiting.len()
+                )
+            } else {
+                String::new()
+            };
+            // With many seats the players' names alone do not say which
+            // power is late ("AI (hold), AI (hold)"): name the seat too.
+            let who = |s: Seat| {
+                if many {
+                    format!("{} ({})", engine.seat_name(s), seat_display(seats, s))
+                } else {
+                    seat_display(seats, s)
+                }
             };
             self.announce_to_channel(
                 tx,
@@ -232,11 +247,11 @@ impl Host {
                 AnnouncementKind::Moved,
                 format!(
                     "{} has moved in {}{count}. Waiting for {}.",
-                    seat_display(seats, seat),
+                    who(seat),
                     game_label(row),
                     missing
                         .iter()
-                        .map(|s| seat_display(seats, *s))
+                        .map(|s| who(*s))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
