@@ -96,16 +96,7 @@ impl Harness {
 
     async fn boot(&mut self) {
         let sessions = self.fake.state().sessions;
-        let store = Store::open(&self.db).expect("open store");
-        let host = Arc::new(Host::new(
-            Arc::new(store),
-            (self.registry)(),
-            self.clock.clone(),
-            HostSettings {
-                ai_budget_ms: 20,
-                reminder_percent: 20,
-            },
-        ));
+        let host = Arc::new(self.new_host());
         let settings = self.settings();
         let bot = Bot::start(host.clone(), self.clock.clone(), settings)
             .await
@@ -139,6 +130,12 @@ impl Harness {
     /// A host on the bot's database and clock without a bot (to change a
     /// game while the bot is down).
     pub fn offline_host(&self) -> Host {
+        self.new_host()
+    }
+
+    /// A host on the harness's database, engines and clock, with the
+    /// settings the bot's host runs with.
+    fn new_host(&self) -> Host {
         let store = Store::open(&self.db).expect("open store");
         Host::new(
             Arc::new(store),
