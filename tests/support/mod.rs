@@ -2,8 +2,11 @@
 //! and a harness that runs the real bot against them.
 #![allow(dead_code)]
 
+pub mod commands;
 pub mod fake_discord;
 pub mod games;
+pub mod messages;
+pub mod setup;
 
 use fake_discord::{FakeDiscord, TOKEN};
 use gamehost::config::DeadlinesConfig;
