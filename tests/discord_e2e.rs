@@ -130,8 +130,7 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     channel_msg(&h.fake, ch, "is over").await;
     let over = channel_msg(&h.fake, ch, "is over").await;
     assert!(over.text().contains("Alice"), "{}", over.text());
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -161,8 +160,7 @@ async fn closed_dms_get_a_channel_prompt_without_secrets() {
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     press(&h.fake, ALICE, &pa, "paper");
     channel_msg(&h.fake, ch, "Round 1: paper against scissors").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -211,8 +209,7 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
     for m in h.fake.state().messages.iter() {
         assert!(m.content().chars().count() <= 2000);
     }
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -368,8 +365,7 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     h.advance(2 * 60_000);
     channel_msg(&h.fake, ch, "Time is up").await;
     channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -74,8 +74,7 @@ async fn a_card_game_from_game_new_to_the_final_score() {
     }
     // The final score is in the channel.
     channel_msg(&h.fake, ch, "Game over").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -179,8 +178,7 @@ async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
             (s.channel(ch).len() > before + 1).then_some(())
         })
         .await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -208,6 +206,5 @@ async fn a_diplomacy_power_left_by_its_player_is_taken_over_and_the_deadline_ext
     channel_msg(&h.fake, ch, "Bob (Austria) asked for more time").await;
     let reply = command(&h.fake, BOB, ch, &["game", "extend"], json!([])).await;
     assert!(reply.contains("already extended"), "{reply}");
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }

@@ -76,8 +76,7 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     assert!(!alt.is_empty() && alt.chars().count() <= 1024, "{alt:?}");
     // The image replaces the text board in the channel.
     assert!(!turn.content().contains("```"), "{}", turn.content());
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,8 +125,7 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
         .map(|m| m.text())
         .collect();
     assert!(text.contains("Spring 1901"), "{text}");
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,21 @@
 //! Finding what the bot posted in the fake: waiting for a message to appear
 //! and counting what is already there.
 
-use super::fake_discord::{FakeDiscord, Msg};
+use super::fake_discord::{FakeDiscord, Msg, State};
+
+/// Waits for the newest of the messages `among` picks from the fake's state
+/// that satisfies `pred`; `what` names it in the panic if it never comes.
+async fn newest(
+    fake: &FakeDiscord,
+    what: &str,
+    among: impl Fn(&State) -> Vec<&Msg>,
+    pred: impl Fn(&Msg) -> bool,
+) -> Msg {
+    fake.wait_for(what, move |s| {
+        among(s).into_iter().rev().find(|m| pred(m)).cloned()
+    })
+    .await
+}
 
 /// Waits for the newest message visible in channel `ch` that satisfies
 /// `pred`; `what` names it in the panic if it never comes.
@@ -11,10 +25,7 @@ pub async fn channel_where(
     what: &str,
     pred: impl Fn(&Msg) -> bool,
 ) -> Msg {
-    fake.wait_for(what, move |s| {
-        s.channel(ch).into_iter().rev().find(|m| pred(m)).cloned()
-    })
-    .await
+    newest(fake, what, |s| s.channel(ch), pred).await
 }
 
 /// Waits for the newest message in channel `ch` whose text contains `needle`.
@@ -55,10 +66,7 @@ pub async fn dm_where(
     what: &str,
     pred: impl Fn(&Msg) -> bool,
 ) -> Msg {
-    fake.wait_for(what, move |s| {
-        s.dms(user).into_iter().rev().find(|m| pred(m)).cloned()
-    })
-    .await
+    newest(fake, what, |s| s.dms(user), pred).await
 }
 
 /// Waits for the newest DM to `user` whose text contains `needle`.

@@ -195,6 +195,13 @@ impl Harness {
             .await;
     }
 
+    /// How a test ends: waits until everything is delivered, then checks
+    /// that the fake rejected nothing the bot sent.
+    pub async fn finish(&self) {
+        self.delivered().await;
+        self.assert_clean();
+    }
+
     /// Panics if the fake rejected anything the bot sent.
     pub fn assert_clean(&self) {
         let s = self.fake.state();
