@@ -6,69 +6,13 @@
 mod support;
 
 use serde_json::json;
-use support::fake_discord::{FakeDiscord, Msg};
+use support::commands::{command, opt, press, press_reply};
+use support::fake_discord::FakeDiscord;
+use support::messages::{channel_msg, channel_where, count_in_channel, count_in_dms, dm_with};
+use support::setup::{against_ai, lobby_with_bob, start};
 use support::*;
 
 const CH: u64 = 2_000_000_000_000_001;
-
-async fn channel_msg(fake: &FakeDiscord, ch: u64, needle: &str) -> Msg {
-    let n = needle.to_string();
-    fake.wait_for(
-        &format!("a message in the channel containing {needle:?}"),
-        move |s| {
-            s.channel(ch)
-                .into_iter()
-                .rev()
-                .find(|m| m.text().contains(&n))
-                .cloned()
-        },
-    )
-    .await
-}
-
-async fn dm_with(fake: &FakeDiscord, user: u64, needle: &str) -> Msg {
-    let n = needle.to_string();
-    fake.wait_for(&format!("a DM to {user} containing {needle:?}"), move |s| {
-        s.dms(user)
-            .into_iter()
-            .rev()
-            .find(|m| m.text().contains(&n))
-            .cloned()
-    })
-    .await
-}
-
-fn count_in_channel(fake: &FakeDiscord, ch: u64, needle: &str) -> usize {
-    fake.state()
-        .channel(ch)
-        .iter()
-        .filter(|m| m.text().contains(needle))
-        .count()
-}
-
-fn opt(name: &str, kind: u8, value: serde_json::Value) -> serde_json::Value {
-    json!({"name": name, "type": kind, "value": value})
-}
-
-/// Creates a game by slash command and seats Bob with the lobby's Join button.
-async fn lobby_with_bob(h: &Harness, ch: u64, kind: &str, extra: Vec<serde_json::Value>) -> i64 {
-    let mut options = vec![opt("kind", 3, json!(kind))];
-    options.extend(extra);
-    let t = h.fake.slash(ALICE, ch, &["game", "new"], json!(options));
-    let reply = h.fake.reply_text(&t).await;
-    assert!(reply.contains("Created"), "{reply}");
-    let lobby = channel_msg(&h.fake, ch, "Alice created").await;
-    let id: i64 = reply
-        .split('#')
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|d| d.parse().ok())
-        .expect("game id in reply");
-    let join = lobby.button("Join").expect("Join button");
-    let t = h.fake.click(BOB, lobby.id, &join);
-    assert!(h.fake.reply_text(&t).await.contains("seat 2"));
-    id
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_up_registers_commands_once_with_minimal_intents() {
@@ -109,8 +53,8 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
     assert_eq!(h.fake.state().command_puts, 1);
     h.restart().await;
     // The second start finds the same commands and does not register again.
-    let t = h.fake.slash(ALICE, CH, &["game", "list"], json!([]));
-    assert!(h.fake.reply_text(&t).await.contains("No games"));
+    let list = command(&h.fake, ALICE, CH, &["game", "list"], json!([])).await;
+    assert!(list.contains("No games"));
     assert_eq!(h.fake.state().command_puts, 1);
     h.assert_clean();
 }
@@ -122,12 +66,16 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     let id = lobby_with_bob(&h, ch, "hands", vec![]).await;
     // Only the creator starts.
     let lobby = channel_msg(&h.fake, ch, "Bob joined").await;
-    let t = h.fake.click(BOB, lobby.id, &lobby.button("Start").unwrap());
-    assert!(h.fake.reply_text(&t).await.contains("Only the creator"));
-    let t = h
-        .fake
-        .click(ALICE, lobby.id, &lobby.button("Start").unwrap());
-    assert!(h.fake.reply_text(&t).await.contains("started"));
+    assert!(
+        press_reply(&h.fake, BOB, &lobby, "Start")
+            .await
+            .contains("Only the creator")
+    );
+    assert!(
+        press_reply(&h.fake, ALICE, &lobby, "Start")
+            .await
+            .contains("started")
+    );
     channel_msg(&h.fake, ch, "started").await;
 
     // Both get a DM prompt with buttons and a link back to the channel.
@@ -140,19 +88,15 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     assert_eq!(pa.buttons().len(), 3, "{:?}", pa.buttons());
 
     // Alice throws paper by button: a private receipt, a public "moved" without the content.
-    let t = h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
-    let receipt = h.fake.reply_text(&t).await;
+    let receipt = press_reply(&h.fake, ALICE, &pa, "paper").await;
     assert!(
         receipt.contains("paper") && receipt.contains("Waiting for Bob"),
         "{receipt}"
     );
     channel_msg(&h.fake, ch, "Alice has moved").await;
-    assert!(
-        h.fake
-            .state()
-            .channel(ch)
-            .iter()
-            .all(|m| !m.text().contains("paper")),
+    assert_eq!(
+        count_in_channel(&h.fake, ch, "paper"),
+        0,
         "the hidden move leaked:\n{}",
         h.fake.state().dump()
     );
@@ -169,29 +113,24 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
     // The private part of the report goes to Alice only.
     dm_with(&h.fake, ALICE, "Secret note").await;
-    assert!(
-        h.fake
-            .state()
-            .channel(ch)
-            .iter()
-            .all(|m| !m.text().contains("Secret note"))
-    );
+    assert_eq!(count_in_channel(&h.fake, ch, "Secret note"), 0);
 
     // A button of turn 0 is stale now.
-    let t = h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
-    assert!(h.fake.reply_text(&t).await.contains("earlier turn"));
+    assert!(
+        press_reply(&h.fake, BOB, &pb, "rock")
+            .await
+            .contains("earlier turn")
+    );
 
     // Round 2 by buttons: Alice wins 2-0.
     let pa2 = dm_with(&h.fake, ALICE, "Score 1-0").await;
     let pb2 = dm_with(&h.fake, BOB, "Score 1-0").await;
-    h.fake
-        .click(ALICE, pa2.id, &pa2.button("scissors").unwrap());
-    h.fake.click(BOB, pb2.id, &pb2.button("paper").unwrap());
+    press(&h.fake, ALICE, &pa2, "scissors");
+    press(&h.fake, BOB, &pb2, "paper");
     channel_msg(&h.fake, ch, "is over").await;
     let over = channel_msg(&h.fake, ch, "is over").await;
     assert!(over.text().contains("Alice"), "{}", over.text());
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -200,50 +139,41 @@ async fn closed_dms_get_a_channel_prompt_without_secrets() {
     let ch = CH + 2;
     h.fake.close_dms(BOB);
     lobby_with_bob(&h, ch, "hands", vec![]).await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    start(&h, ch).await;
     let notice = channel_msg(&h.fake, ch, "DMs are closed").await;
     assert!(notice.content().contains(&format!("<@{BOB}>")));
     assert!(
         !notice.text().contains("scissors"),
         "choices leaked into the channel"
     );
-    let show = notice.button("Show my move").expect("show button");
-    let t = h.fake.click(BOB, notice.id, &show);
+    let t = press(&h.fake, BOB, &notice, "Show my move");
     let replies = h.fake.replies(&t).await;
     let private = replies.last().unwrap().clone();
     assert!(private.ephemeral, "the private view must be ephemeral");
     assert_eq!(private.buttons().len(), 3);
     // Bob plays from the ephemeral message; Alice from her DM.
-    let t = h
-        .fake
-        .click(BOB, private.id, &private.button("scissors").unwrap());
-    assert!(h.fake.reply_text(&t).await.contains("Recorded"));
+    assert!(
+        press_reply(&h.fake, BOB, &private, "scissors")
+            .await
+            .contains("Recorded")
+    );
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
-    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    press(&h.fake, ALICE, &pa, "paper");
     channel_msg(&h.fake, ch, "Round 1: paper against scissors").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn channel_moves_against_the_ai_within_discord_limits() {
     let h = Harness::start().await;
     let ch = CH + 3;
-    let t = h.fake.slash(
-        ALICE,
+    against_ai(
+        &h,
         ch,
-        &["game", "new"],
-        json!([
-            opt("kind", 3, json!("nim")),
-            opt("options", 3, json!("{\"stones\": 5, \"big\": true}"))
-        ]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("Created nim"));
-    let t = h.fake.slash(ALICE, ch, &["game", "ai"], json!([]));
-    assert!(h.fake.reply_text(&t).await.contains("AI"));
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+        "nim",
+        vec![opt("options", 3, json!("{\"stones\": 5, \"big\": true}"))],
+    )
+    .await;
     // The board is over 2000 characters: split into several messages.
     channel_msg(&h.fake, ch, "line 59").await;
     // The prompt is in the channel, mentioning Alice, with buttons and two select menus (33 choices).
@@ -254,10 +184,11 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
     assert_eq!(selects.len(), 2);
     assert!(selects.iter().all(|(_, o)| o.len() <= 25));
     // Bob may not move for Alice.
-    let t = h
-        .fake
-        .click(BOB, prompt.id, &prompt.button("Take 2").unwrap());
-    assert!(h.fake.reply_text(&t).await.contains("not playing"));
+    assert!(
+        press_reply(&h.fake, BOB, &prompt, "Take 2")
+            .await
+            .contains("not playing")
+    );
     // Alice takes 1 through the select menu; the AI (takes 1) answers by itself.
     let (sel_id, opts) = &selects[1];
     let t = h
@@ -266,29 +197,19 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
     assert!(h.fake.reply_text(&t).await.contains("take 1"));
     channel_msg(&h.fake, ch, "Player 2 takes 1; 3 left").await;
     // Alice: take 3, wins.
-    let p2 = channel_msg(&h.fake, ch, "3 left").await;
-    let _ = p2;
-    let prompt2 = h
-        .fake
-        .wait_for("a second prompt", |s| {
-            s.channel(ch)
-                .into_iter()
-                .rev()
-                .find(|m| m.text().contains("Your move in nim") && m.id != prompt.id)
-                .cloned()
-        })
-        .await;
-    let t = h
-        .fake
-        .click(ALICE, prompt2.id, &prompt2.button("Take 3").unwrap());
-    h.fake.reply_text(&t).await;
+    channel_msg(&h.fake, ch, "3 left").await;
+    let first = prompt.id;
+    let prompt2 = channel_where(&h.fake, ch, "a second prompt", move |m| {
+        m.text().contains("Your move in nim") && m.id != first
+    })
+    .await;
+    press_reply(&h.fake, ALICE, &prompt2, "Take 3").await;
     let over = channel_msg(&h.fake, ch, "is over").await;
     assert!(over.text().contains("Alice"));
     for m in h.fake.state().messages.iter() {
         assert!(m.content().chars().count() <= 2000);
     }
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,12 +223,10 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
         vec![opt("options", 3, json!("{\"wins\": 2}"))],
     )
     .await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    start(&h, ch).await;
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     // Alice moves, then the bot goes down before Bob moves.
-    let t = h.fake.click(ALICE, pa.id, &pa.button("rock").unwrap());
-    h.fake.reply_text(&t).await;
+    press_reply(&h.fake, ALICE, &pa, "rock").await;
     channel_msg(&h.fake, ch, "Alice has moved").await;
     h.delivered().await;
     h.restart().await;
@@ -316,8 +235,8 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
     channel_msg(&h.fake, ch, "Round 1: rock against scissors").await;
     let pa2 = dm_with(&h.fake, ALICE, "Score 1-0").await;
     let pb2 = dm_with(&h.fake, BOB, "Score 1-0").await;
-    h.fake.click(ALICE, pa2.id, &pa2.button("rock").unwrap());
-    h.fake.click(BOB, pb2.id, &pb2.button("scissors").unwrap());
+    press(&h.fake, ALICE, &pa2, "rock");
+    press(&h.fake, BOB, &pb2, "scissors");
     channel_msg(&h.fake, ch, "is over").await;
     h.delivered().await;
     assert_eq!(
@@ -347,12 +266,11 @@ async fn a_crash_between_send_and_mark_posts_nothing_twice() {
         vec![opt("options", 3, json!("{\"wins\": 1}"))],
     )
     .await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    start(&h, ch).await;
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     let pb = dm_with(&h.fake, BOB, "Your move").await;
-    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
-    h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
+    press(&h.fake, ALICE, &pa, "paper");
+    press(&h.fake, BOB, &pb, "rock");
     channel_msg(&h.fake, ch, "is over").await;
     h.delivered().await;
     let posted = |h: &Harness| -> Vec<(u64, String)> {
@@ -403,20 +321,13 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
         vec![opt("options", 3, json!("{\"wins\": 3}"))],
     )
     .await;
-    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
-    assert!(
-        h.fake
-            .reply_text(&t)
-            .await
-            .contains("no resolved turns yet")
-    );
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    let empty = command(&h.fake, ALICE, ch, &["game", "history"], json!([])).await;
+    assert!(empty.contains("no resolved turns yet"));
+    start(&h, ch).await;
     h.fake.dm(ALICE, "paper");
     h.fake.dm(BOB, "rock");
     channel_msg(&h.fake, ch, "Round 1:").await;
-    let t = h.fake.slash(ALICE, ch, &["game", "history"], json!([]));
-    let text = h.fake.reply_text(&t).await;
+    let text = command(&h.fake, ALICE, ch, &["game", "history"], json!([])).await;
     assert!(text.contains("page 1 of 1"), "{text}");
     assert!(
         text.contains("**1.**") && text.contains("Round 1: paper against rock"),
@@ -424,27 +335,16 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
     );
     assert!(text.contains("You (Hand 1): `paper`"), "{text}");
     assert!(!text.contains("`rock`"), "Bob's throw is his own: {text}");
-    let t = h.fake.slash(BOB, ch, &["game", "history"], json!([]));
-    let text = h.fake.reply_text(&t).await;
+    let text = command(&h.fake, BOB, ch, &["game", "history"], json!([])).await;
     assert!(
         text.contains("You (Hand 2): `rock`") && !text.contains("`paper`"),
         "{text}"
     );
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "history"],
-        json!([opt("page", 4, json!(2))]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("from 1 to 1"));
+    let page = json!([opt("page", 4, json!(2))]);
+    let text = command(&h.fake, ALICE, ch, &["game", "history"], page).await;
+    assert!(text.contains("from 1 to 1"));
     // Only the one asking sees it.
-    assert!(
-        h.fake
-            .state()
-            .channel(ch)
-            .iter()
-            .all(|m| !m.text().contains("**1.**"))
-    );
+    assert_eq!(count_in_channel(&h.fake, ch, "**1.**"), 0);
     h.assert_clean();
 }
 
@@ -453,27 +353,19 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     let h = Harness::start().await;
     let ch = CH + 5;
     lobby_with_bob(&h, ch, "hands", vec![opt("deadline", 3, json!("10m"))]).await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    start(&h, ch).await;
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
-    h.fake.click(ALICE, pa.id, &pa.button("paper").unwrap());
+    press(&h.fake, ALICE, &pa, "paper");
     channel_msg(&h.fake, ch, "Alice has moved").await;
     // 80% of the time gone: Bob (only) is reminded.
     h.advance(8 * 60_000 + 1_000);
     dm_with(&h.fake, BOB, "minute(s) left").await;
-    assert!(
-        h.fake
-            .state()
-            .dms(ALICE)
-            .iter()
-            .all(|m| !m.text().contains("minute(s) left"))
-    );
+    assert_eq!(count_in_dms(&h.fake, ALICE, "minute(s) left"), 0);
     // Past the deadline: Bob gets the default (rock) and the turn resolves.
     h.advance(2 * 60_000);
     channel_msg(&h.fake, ch, "Time is up").await;
     channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -481,31 +373,23 @@ async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
     let h = Harness::start().await;
     let ch = CH + 6;
     lobby_with_bob(&h, ch, "hands", vec![]).await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    start(&h, ch).await;
     let pb = dm_with(&h.fake, BOB, "Your move").await;
-    let t = h.fake.slash(BOB, ch, &["game", "abort"], json!([]));
-    assert!(h.fake.reply_text(&t).await.contains("Only the creator"));
+    let refused = command(&h.fake, BOB, ch, &["game", "abort"], json!([])).await;
+    assert!(refused.contains("Only the creator"));
     let t = h
         .fake
         .slash_as(MOD, ch, &["game", "abort"], json!([]), true, true);
     assert!(h.fake.reply_text(&t).await.contains("aborted"));
     channel_msg(&h.fake, ch, "was aborted").await;
-    let t = h.fake.click(BOB, pb.id, &pb.button("rock").unwrap());
     assert!(
-        h.fake
-            .reply_text(&t)
+        press_reply(&h.fake, BOB, &pb, "rock")
             .await
             .contains("aborted; this button no longer does anything")
     );
     // A command in a channel without a game, and an unknown kind: kind answers.
-    let t = h.fake.slash(BOB, ch, &["game", "forfeit"], json!([]));
-    assert!(
-        h.fake
-            .reply_text(&t)
-            .await
-            .contains("no game in this channel")
-    );
+    let none = command(&h.fake, BOB, ch, &["game", "forfeit"], json!([])).await;
+    assert!(none.contains("no game in this channel"));
     let t = h.fake.slash(
         BOB,
         ch,
@@ -576,13 +460,7 @@ async fn a_dm_flood_gets_one_warning_not_a_reply_each() {
         })
         .await;
     let replies = h.fake.state().dms(CAROL).len();
-    let warnings = h
-        .fake
-        .state()
-        .dms(CAROL)
-        .iter()
-        .filter(|m| m.text().contains("faster than I can take them"))
-        .count();
+    let warnings = count_in_dms(&h.fake, CAROL, "faster than I can take them");
     assert_eq!(warnings, 1);
     assert_eq!(replies, 9, "{}", h.fake.state().dump());
 }

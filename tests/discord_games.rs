@@ -6,29 +6,13 @@
 mod support;
 
 use serde_json::json;
+use support::commands::{command, opt};
 use support::fake_discord::{FakeDiscord, Msg};
+use support::messages::{channel_msg, count_in_channel, dm_after, dm_where, dm_with};
+use support::setup::{against_ai, diplomacy_against_holding_ais, lobby_with_bob, start};
 use support::*;
 
 const CH: u64 = 3_000_000_000_000_001;
-
-fn opt(name: &str, kind: u8, value: serde_json::Value) -> serde_json::Value {
-    json!({"name": name, "type": kind, "value": value})
-}
-
-async fn channel_msg(fake: &FakeDiscord, ch: u64, needle: &str) -> Msg {
-    let n = needle.to_string();
-    fake.wait_for(
-        &format!("a channel message containing {needle:?}"),
-        move |s| {
-            s.channel(ch)
-                .into_iter()
-                .rev()
-                .find(|m| m.text().contains(&n))
-                .cloned()
-        },
-    )
-    .await
-}
 
 /// The newest message (channel or DM) after `after` that either matches
 /// `prompt` or contains `end`.
@@ -48,21 +32,16 @@ async fn next(fake: &FakeDiscord, after: u64, prompt: impl Fn(&Msg) -> bool, end
 async fn a_card_game_from_game_new_to_the_final_score() {
     let h = Harness::start().await;
     let ch = CH;
-    let t = h.fake.slash(
-        ALICE,
+    against_ai(
+        &h,
         ch,
-        &["game", "new"],
-        json!([
-            opt("kind", 3, json!("cards")),
+        "cards",
+        vec![
             opt("options", 3, json!("{\"n\": 4, \"m\": 4}")),
-            opt("seed", 4, json!(7))
-        ]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("Created cards"));
-    let t = h.fake.slash(ALICE, ch, &["game", "ai"], json!([]));
-    assert!(h.fake.reply_text(&t).await.contains("AI"));
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+            opt("seed", 4, json!(7)),
+        ],
+    )
+    .await;
     channel_msg(&h.fake, ch, "started").await;
     let mut after = 0;
     let mut clicks = 0;
@@ -95,27 +74,15 @@ async fn a_card_game_from_game_new_to_the_final_score() {
     }
     // The final score is in the channel.
     channel_msg(&h.fake, ch, "Game over").await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_battle_turn_by_dm_buttons_reaches_the_channel() {
     let h = Harness::start().await;
     let ch = CH + 1;
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "new"],
-        json!([opt("kind", 3, json!("battle")), opt("seed", 4, json!(3))]),
-    );
-    let r = h.fake.reply_text(&t).await;
-    assert!(r.contains("Created battle"), "{r}");
-    let lobby = channel_msg(&h.fake, ch, "Alice created").await;
-    let t = h.fake.click(BOB, lobby.id, &lobby.button("Join").unwrap());
-    h.fake.reply_text(&t).await;
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    lobby_with_bob(&h, ch, "battle", vec![opt("seed", 4, json!(3))]).await;
+    start(&h, ch).await;
     // Both play whatever their newest DM offers until a turn is posted.
     let mut handled = std::collections::HashSet::new();
     let mut rounds = 0;
@@ -165,13 +132,7 @@ async fn a_battle_turn_by_dm_buttons_reaches_the_channel() {
         h.delivered().await;
     }
     // The channel saw who moved, never a DM's content.
-    assert!(
-        h.fake
-            .state()
-            .channel(ch)
-            .iter()
-            .any(|m| m.text().contains("has moved"))
-    );
+    assert!(count_in_channel(&h.fake, ch, "has moved") > 0);
     h.assert_clean();
 }
 
@@ -179,59 +140,20 @@ async fn a_battle_turn_by_dm_buttons_reaches_the_channel() {
 async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
     let h = Harness::start().await;
     let ch = CH + 2;
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "new"],
-        json!([
-            opt("kind", 3, json!("diplomacy")),
-            opt("deadline", 3, json!("1d"))
-        ]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("Created diplomacy"));
-    for _ in 0..6 {
-        let t = h.fake.slash(
-            ALICE,
-            ch,
-            &["game", "ai"],
-            json!([opt("level", 3, json!("hold"))]),
-        );
-        assert!(h.fake.reply_text(&t).await.contains("AI"));
-    }
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
     channel_msg(&h.fake, ch, "started").await;
-    let prompt = h
-        .fake
-        .wait_for("Alice's DM prompt", |s| {
-            s.dms(ALICE)
-                .into_iter()
-                .find(|m| m.text().contains("Your move"))
-                .cloned()
-        })
-        .await;
+    // The first phase has one prompt, so the newest is the only one.
+    let prompt = dm_with(&h.fake, ALICE, "Your move").await;
     // A mistyped order is refused with a hint; the correction is echoed canonically.
     h.fake.dm(ALICE, "A Vie - Tyx");
-    let after = prompt.id;
-    let err = h
-        .fake
-        .wait_for("the error reply", move |s| {
-            s.dms(ALICE).into_iter().find(|m| m.id > after).cloned()
-        })
-        .await;
+    let err = dm_after(&h.fake, ALICE, prompt.id, "the error reply").await;
     assert!(
         !err.text().starts_with("Recorded") && err.text().contains("Tyrolia"),
         "{}",
         err.text()
     );
     h.fake.dm(ALICE, "A Vie - Tyr\nF Tri - Alb");
-    let after = err.id;
-    let ok = h
-        .fake
-        .wait_for("the receipt", move |s| {
-            s.dms(ALICE).into_iter().find(|m| m.id > after).cloned()
-        })
-        .await;
+    let ok = dm_after(&h.fake, ALICE, err.id, "the receipt").await;
     assert!(ok.text().starts_with("Recorded"), "{}", ok.text());
     assert!(
         ok.text().contains("Tyr") || ok.text().contains("tyr"),
@@ -245,13 +167,7 @@ async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
         .slash_as(ALICE, dm, &["orders"], json!([]), false, false);
     let listed = h.fake.reply_text(&t).await;
     assert!(listed.to_lowercase().contains("alb"), "{listed}");
-    assert!(
-        h.fake
-            .state()
-            .channel(ch)
-            .iter()
-            .all(|m| !m.text().contains("Vie - Tyr"))
-    );
+    assert_eq!(count_in_channel(&h.fake, ch, "Vie - Tyr"), 0);
     // The deadline passes: the phase resolves with the orders as sent.
     h.delivered().await;
     let before = h.fake.state().channel(ch).len();
@@ -262,65 +178,33 @@ async fn a_diplomacy_phase_with_orders_by_dm_resolves_at_the_deadline() {
             (s.channel(ch).len() > before + 1).then_some(())
         })
         .await;
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_diplomacy_power_left_by_its_player_is_taken_over_and_the_deadline_extended() {
     let h = Harness::start().await;
     let ch = CH + 3;
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "new"],
-        json!([opt("kind", 3, json!("diplomacy"))]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("Created diplomacy"));
-    for _ in 0..6 {
-        let t = h.fake.slash(
-            ALICE,
-            ch,
-            &["game", "ai"],
-            json!([opt("level", 3, json!("hold"))]),
-        );
-        h.fake.reply_text(&t).await;
-    }
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    diplomacy_against_holding_ais(&h, ch, vec![]).await;
     channel_msg(&h.fake, ch, "started").await;
     // Nothing is open yet: the refusal says why.
-    let t = h.fake.slash(BOB, ch, &["game", "takeover"], json!([]));
-    let refused = h.fake.reply_text(&t).await;
+    let refused = command(&h.fake, BOB, ch, &["game", "takeover"], json!([])).await;
     assert!(refused.contains("No seat"), "{refused}");
     // Alice leaves: Austria is in civil disorder and Bob takes it.
-    let t = h.fake.slash(ALICE, ch, &["game", "forfeit"], json!([]));
-    h.fake.reply_text(&t).await;
-    let t = h.fake.slash(
-        BOB,
-        ch,
-        &["game", "takeover"],
-        json!([opt("power", 3, json!("aus"))]),
-    );
-    let reply = h.fake.reply_text(&t).await;
+    command(&h.fake, ALICE, ch, &["game", "forfeit"], json!([])).await;
+    let austria = json!([opt("power", 3, json!("aus"))]);
+    let reply = command(&h.fake, BOB, ch, &["game", "takeover"], austria).await;
     assert!(reply.contains("You now play Austria"), "{reply}");
     channel_msg(&h.fake, ch, "Bob takes over Austria").await;
-    h.fake
-        .wait_for("Bob's DM prompt", |s| {
-            s.dms(BOB)
-                .into_iter()
-                .find(|m| m.text().contains("Your move") && m.text().contains("Austria"))
-                .cloned()
-        })
-        .await;
+    dm_where(&h.fake, BOB, "Bob's DM prompt", |m| {
+        m.text().contains("Your move") && m.text().contains("Austria")
+    })
+    .await;
     // Bob asks for more time; the channel is told.
-    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
-    let reply = h.fake.reply_text(&t).await;
+    let reply = command(&h.fake, BOB, ch, &["game", "extend"], json!([])).await;
     assert!(reply.contains("The deadline of"), "{reply}");
     channel_msg(&h.fake, ch, "Bob (Austria) asked for more time").await;
-    let t = h.fake.slash(BOB, ch, &["game", "extend"], json!([]));
-    let reply = h.fake.reply_text(&t).await;
+    let reply = command(&h.fake, BOB, ch, &["game", "extend"], json!([])).await;
     assert!(reply.contains("already extended"), "{reply}");
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }

@@ -6,14 +6,13 @@
 mod support;
 
 use serde_json::json;
+use support::commands::opt;
 use support::fake_discord::{FakeDiscord, Msg, Upload};
+use support::messages::{channel_file, channel_msg, channel_where, dm_where, dm_with};
+use support::setup::{against_ai, diplomacy_against_holding_ais};
 use support::*;
 
 const CH: u64 = 3_500_000_000_000_001;
-
-fn opt(name: &str, kind: u8, value: serde_json::Value) -> serde_json::Value {
-    json!({"name": name, "type": kind, "value": value})
-}
 
 /// Width and height of a PNG from its signature and IHDR chunk.
 fn png_size(f: &Upload) -> (u32, u32) {
@@ -31,32 +30,6 @@ fn png_size(f: &Upload) -> (u32, u32) {
     (w, h)
 }
 
-/// The newest channel message carrying `file` that satisfies `pred`.
-async fn with_file(fake: &FakeDiscord, ch: u64, file: &str, pred: impl Fn(&Msg) -> bool) -> Msg {
-    let f = file.to_string();
-    fake.wait_for(&format!("a channel message with {file}"), move |s| {
-        s.channel(ch)
-            .into_iter()
-            .rev()
-            .find(|m| m.file(&f).is_some() && pred(m))
-            .cloned()
-    })
-    .await
-}
-
-/// The newest channel message containing `needle`.
-async fn channel_msg_with(fake: &FakeDiscord, ch: u64, needle: &str) -> Msg {
-    let n = needle.to_string();
-    fake.wait_for(&format!("a channel message with {needle:?}"), move |s| {
-        s.channel(ch)
-            .into_iter()
-            .rev()
-            .find(|m| m.text().contains(&n))
-            .cloned()
-    })
-    .await
-}
-
 /// The attachment JSON Discord returned for a file of a message.
 fn attachment_json<'a>(m: &'a Msg, file: &str) -> &'a serde_json::Value {
     m.json["attachments"]
@@ -69,25 +42,7 @@ fn attachment_json<'a>(m: &'a Msg, file: &str) -> &'a serde_json::Value {
 
 /// Creates a puzzle game against the AI and starts it; returns its id.
 async fn puzzle_vs_ai(h: &Harness, ch: u64) -> i64 {
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "new"],
-        json!([opt("kind", 3, json!("puzzle")), opt("seed", 4, json!(11))]),
-    );
-    let r = h.fake.reply_text(&t).await;
-    assert!(r.contains("Created puzzle"), "{r}");
-    let id: i64 = r
-        .split('#')
-        .nth(1)
-        .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|d| d.parse().ok())
-        .expect("game id in the reply");
-    let t = h.fake.slash(ALICE, ch, &["game", "ai"], json!([]));
-    assert!(h.fake.reply_text(&t).await.contains("AI"));
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
-    id
+    against_ai(h, ch, "puzzle", vec![opt("seed", 4, json!(11))]).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -96,26 +51,20 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     let ch = CH;
     puzzle_vs_ai(&h, ch).await;
     let expected = gamehost::render::puzzle::image_size();
-    let started = with_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
+    let started = channel_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("board.png").unwrap()), expected);
     // Alice plays her first group until a turn she played is posted.
-    let prompt = h
-        .fake
-        .wait_for("Alice's prompt in the channel", |s| {
-            s.channel(ch)
-                .into_iter()
-                .find(|m| {
-                    m.content().starts_with(&format!("<@{ALICE}>")) && !m.selects().is_empty()
-                })
-                .cloned()
-        })
-        .await;
+    // She has not moved yet, so the newest prompt is her first.
+    let prompt = channel_where(&h.fake, ch, "Alice's prompt in the channel", |m| {
+        m.content().starts_with(&format!("<@{ALICE}>")) && !m.selects().is_empty()
+    })
+    .await;
     let (sid, opts) = prompt.selects().into_iter().next().unwrap();
     let t = h.fake.select(ALICE, prompt.id, &sid, &[opts[0].1.as_str()]);
     h.fake.reply_text(&t).await;
     let after = prompt.id;
     // The first turn posted after her prompt is the one she played.
-    let turn = with_file(&h.fake, ch, "board.png", move |m| m.id > after).await;
+    let turn = channel_file(&h.fake, ch, "board.png", move |m| m.id > after).await;
     let board = turn.file("board.png").unwrap();
     assert_eq!(png_size(board), expected);
     assert_eq!(board.content_type.as_deref(), Some("image/png"));
@@ -127,67 +76,35 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     assert!(!alt.is_empty() && alt.chars().count() <= 1024, "{alt:?}");
     // The image replaces the text board in the channel.
     assert!(!turn.content().contains("```"), "{}", turn.content());
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
     let h = Harness::start().await;
     let ch = CH + 1;
-    let t = h.fake.slash(
-        ALICE,
-        ch,
-        &["game", "new"],
-        json!([
-            opt("kind", 3, json!("diplomacy")),
-            opt("deadline", 3, json!("1d"))
-        ]),
-    );
-    assert!(h.fake.reply_text(&t).await.contains("Created diplomacy"));
-    for _ in 0..6 {
-        let t = h.fake.slash(
-            ALICE,
-            ch,
-            &["game", "ai"],
-            json!([opt("level", 3, json!("hold"))]),
-        );
-        assert!(h.fake.reply_text(&t).await.contains("AI"));
-    }
-    let t = h.fake.slash(ALICE, ch, &["game", "start"], json!([]));
-    h.fake.reply_text(&t).await;
+    diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
     let map_size = (
         gamehost::render::diplomacy::WIDTH as u32,
         gamehost::render::diplomacy::HEIGHT as u32,
     );
-    let started = with_file(&h.fake, ch, "map.png", |m| m.text().contains("started")).await;
+    let started = channel_file(&h.fake, ch, "map.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("map.png").unwrap()), map_size);
     assert!(
         started.file("orders.png").is_none(),
         "no orders before the first phase"
     );
-    h.fake
-        .wait_for("Alice's DM prompt", |s| {
-            s.dms(ALICE)
-                .into_iter()
-                .find(|m| m.text().contains("Your move"))
-                .map(|_| ())
-        })
-        .await;
+    dm_with(&h.fake, ALICE, "Your move").await;
     // The channel counts who is ready, never saying what they ordered.
-    channel_msg_with(&h.fake, ch, "(6 of 7 ready)").await;
+    channel_msg(&h.fake, ch, "(6 of 7 ready)").await;
     h.fake.dm(ALICE, "A Vie - Tyr\nF Tri - Alb\nA Bud - Ser");
-    h.fake
-        .wait_for("the receipt", |s| {
-            s.dms(ALICE)
-                .into_iter()
-                .find(|m| m.text().starts_with("Recorded"))
-                .map(|_| ())
-        })
-        .await;
+    dm_where(&h.fake, ALICE, "the receipt", |m| {
+        m.text().starts_with("Recorded")
+    })
+    .await;
     h.delivered().await;
     h.advance(86_400_000 + 1_000);
-    let result = with_file(&h.fake, ch, "map.png", |m| !m.text().contains("started")).await;
+    let result = channel_file(&h.fake, ch, "map.png", |m| !m.text().contains("started")).await;
     assert_eq!(png_size(result.file("map.png").unwrap()), map_size);
     let orders = result.file("orders.png").expect("the orders image");
     assert_eq!(png_size(orders), map_size);
@@ -208,8 +125,7 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
         .map(|m| m.text())
         .collect();
     assert!(text.contains("Spring 1901"), "{text}");
-    h.delivered().await;
-    h.assert_clean();
+    h.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -217,7 +133,7 @@ async fn a_board_that_cannot_be_drawn_is_posted_as_text() {
     let mut h = Harness::start().await;
     let ch = CH + 2;
     let id = puzzle_vs_ai(&h, ch).await;
-    with_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
+    channel_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
     h.delivered().await;
     // While the bot is down, a turn resolves and its logged state is damaged.
     h.stop().await;

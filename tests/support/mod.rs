@@ -2,8 +2,11 @@
 //! and a harness that runs the real bot against them.
 #![allow(dead_code)]
 
+pub mod commands;
 pub mod fake_discord;
 pub mod games;
+pub mod messages;
+pub mod setup;
 
 use fake_discord::{FakeDiscord, TOKEN};
 use gamehost::config::DeadlinesConfig;
@@ -96,16 +99,7 @@ impl Harness {
 
     async fn boot(&mut self) {
         let sessions = self.fake.state().sessions;
-        let store = Store::open(&self.db).expect("open store");
-        let host = Arc::new(Host::new(
-            Arc::new(store),
-            (self.registry)(),
-            self.clock.clone(),
-            HostSettings {
-                ai_budget_ms: 20,
-                reminder_percent: 20,
-            },
-        ));
+        let host = Arc::new(self.new_host());
         let settings = self.settings();
         let bot = Bot::start(host.clone(), self.clock.clone(), settings)
             .await
@@ -139,6 +133,12 @@ impl Harness {
     /// A host on the bot's database and clock without a bot (to change a
     /// game while the bot is down).
     pub fn offline_host(&self) -> Host {
+        self.new_host()
+    }
+
+    /// A host on the harness's database, engines and clock, with the
+    /// settings the bot's host runs with.
+    fn new_host(&self) -> Host {
         let store = Store::open(&self.db).expect("open store");
         Host::new(
             Arc::new(store),
@@ -193,6 +193,13 @@ impl Harness {
         self.fake
             .wait_for("a request", |s| (s.requests.len() > before).then_some(()))
             .await;
+    }
+
+    /// How a test ends: waits until everything is delivered, then checks
+    /// that the fake rejected nothing the bot sent.
+    pub async fn finish(&self) {
+        self.delivered().await;
+        self.assert_clean();
     }
 
     /// Panics if the fake rejected anything the bot sent.

@@ -1,0 +1,64 @@
+//! Setting games up through the bot as the tests begin them: Alice creates
+//! the game in a channel, seats Bob or AIs, and starts it.
+
+use super::commands::{command, game_id, opt, press};
+use super::messages::channel_msg;
+use super::{ALICE, BOB, Harness};
+use serde_json::{Value, json};
+
+/// Creates a game of `kind` in `ch` by `/game new` as Alice with the `extra`
+/// options; checks the reply says so and returns the game id.
+pub async fn new_game(h: &Harness, ch: u64, kind: &str, extra: Vec<Value>) -> i64 {
+    let mut options = vec![opt("kind", 3, json!(kind))];
+    options.extend(extra);
+    let reply = command(&h.fake, ALICE, ch, &["game", "new"], json!(options)).await;
+    assert!(reply.contains(&format!("Created {kind}")), "{reply}");
+    game_id(&reply)
+}
+
+/// Seats an AI by `/game ai` as Alice (at `level`, or the kind's default)
+/// and checks the reply says so.
+pub async fn add_ai(h: &Harness, ch: u64, level: Option<&str>) {
+    let options = match level {
+        Some(l) => json!([opt("level", 3, json!(l))]),
+        None => json!([]),
+    };
+    let reply = command(&h.fake, ALICE, ch, &["game", "ai"], options).await;
+    assert!(reply.contains("AI"), "{reply}");
+}
+
+/// Starts the game in `ch` by `/game start` as Alice and waits for the reply
+/// (what it says is each test's business).
+pub async fn start(h: &Harness, ch: u64) -> String {
+    command(&h.fake, ALICE, ch, &["game", "start"], json!([])).await
+}
+
+/// Creates a game by slash command and seats Bob with the lobby's Join
+/// button; returns the game id (the game is not started).
+pub async fn lobby_with_bob(h: &Harness, ch: u64, kind: &str, extra: Vec<Value>) -> i64 {
+    let id = new_game(h, ch, kind, extra).await;
+    let lobby = channel_msg(&h.fake, ch, "Alice created").await;
+    let t = press(&h.fake, BOB, &lobby, "Join");
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("seat 2"), "{reply}");
+    id
+}
+
+/// Creates a game of `kind`, seats one AI at its default level and starts
+/// it; returns the game id.
+pub async fn against_ai(h: &Harness, ch: u64, kind: &str, extra: Vec<Value>) -> i64 {
+    let id = new_game(h, ch, kind, extra).await;
+    add_ai(h, ch, None).await;
+    start(h, ch).await;
+    id
+}
+
+/// Creates a Diplomacy game where Alice plays Austria against six AIs that
+/// only hold, and starts it.
+pub async fn diplomacy_against_holding_ais(h: &Harness, ch: u64, extra: Vec<Value>) {
+    new_game(h, ch, "diplomacy", extra).await;
+    for _ in 0..6 {
+        add_ai(h, ch, Some("hold")).await;
+    }
+    start(h, ch).await;
+}
