@@ -237,8 +237,8 @@ async fn the_fake_takes_uploads_and_nonces_as_discord_does() {
         .await
         .unwrap_err();
     assert_eq!(discord_code(&e), (400, 50035));
-    // Nor is a file over 25 MiB.
-    let big = CreateAttachment::bytes(vec![0u8; 25 * 1024 * 1024 + 1], "big.bin");
+    // Nor is a file over 10 MiB (an unboosted server's limit).
+    let big = CreateAttachment::bytes(vec![0u8; 10 * 1024 * 1024 + 1], "big.bin");
     let e = ch
         .send_message(&http, CreateMessage::new().content("x").add_file(big))
         .await

@@ -11,7 +11,7 @@
 //!   deserialised into serenity's model types before it is sent.
 //! - Uploads (`multipart.rs`): `multipart/form-data` bodies with a
 //!   `payload_json` part and `files[n]` parts, checked as Discord does (at
-//!   most 10 files, 25 MiB each, every attachment named in `payload_json`
+//!   most 10 files, 10 MiB each, every attachment named in `payload_json`
 //!   uploaded); the files are kept on the message.
 //! - Nonces: a message created with `enforce_nonce` and a nonce the bot
 //!   already used in that channel within [`NONCE_WINDOW`] is not created

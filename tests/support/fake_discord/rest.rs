@@ -99,9 +99,9 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
 
 /// Discord's limit on the number of files in one message.
 const MAX_FILES: usize = 10;
-/// The per-file upload limit the fake applies (25 MiB; Discord's depends
-/// on the server's boost level and is never lower than what the bot sends).
-const MAX_FILE_BYTES: usize = 25 * 1024 * 1024;
+/// The per-file upload limit the fake applies: Discord's default for a
+/// server without boosts (10 MiB), the lowest a bot can meet.
+const MAX_FILE_BYTES: usize = 10 * 1024 * 1024;
 /// Discord's limit on an attachment's description (alt text).
 const MAX_DESCRIPTION: usize = 1024;
 /// Discord's limit on a nonce's length.
