@@ -213,6 +213,23 @@ fn print_view(
     Ok(())
 }
 
+/// The board without the lines the announcement's text says anyway (a
+/// board's "Last: Player 1 plays 96." under a report "Player 1 plays 96."),
+/// so the terminal does not print the same news twice.
+fn board_without_repeats(board: &str, text: &str) -> String {
+    let said: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    board
+        .trim_end()
+        .lines()
+        .filter(|line| {
+            let l = line.trim();
+            let unlabelled = l.split_once(": ").map_or(l, |(_, rest)| rest);
+            !(said.contains(&l) || said.contains(&unlabelled))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Prints and marks delivered this game's announcements meant for the
 /// channel or this user.
 fn deliver(
@@ -232,7 +249,7 @@ fn deliver(
                     // The prompt repeats the board just printed with the turn.
                     if !matches!(a.kind, AnnouncementKind::Prompt | AnnouncementKind::Lobby) {
                         if let Some(board) = &a.board {
-                            writeln!(out, "{}", board.trim_end())?;
+                            writeln!(out, "{}", board_without_repeats(board, &a.text))?;
                         }
                         writeln!(out, "{}", a.text.trim_end())?;
                     }
@@ -244,4 +261,24 @@ fn deliver(
             .map_err(|e: HostError| anyhow::anyhow!(e))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::board_without_repeats;
+
+    #[test]
+    fn a_board_line_the_report_already_says_is_not_printed_again() {
+        let board = "Stack (bottom to top): P1:96\nLast: Player 1 plays 96.\n";
+        let text = "Player 1 plays 96.\nPlayer 2 to move: play or pass.";
+        assert_eq!(
+            board_without_repeats(board, text),
+            "Stack (bottom to top): P1:96"
+        );
+        // Lines the text does not say stay, labelled or not.
+        assert_eq!(
+            board_without_repeats("Score: 3\nLast: Player 2 passes.", "Player 1 plays 5."),
+            "Score: 3\nLast: Player 2 passes."
+        );
+    }
 }
