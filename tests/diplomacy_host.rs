@@ -532,3 +532,32 @@ fn a_game_without_extensions_refuses_them() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A turn log written by an older gamehost lacks fields added since (here
+/// `ai_held`); the engine defaults them on load, so replay (and with it
+/// `gamehost check`) must not call that a divergence.
+#[test]
+fn replay_accepts_logged_states_from_before_a_field_was_added() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = diplomacy_host(dir.path(), "old.db", clock.clone());
+    let id = started(&host, &[]);
+    phase_missing(&host, &clock, id, &[]);
+    phase_missing(&host, &clock, id, &[]);
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
+    drop(host);
+
+    let conn = rusqlite::Connection::open(dir.path().join("old.db")).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE turn_log SET state_after = json_remove(state_after, '$.ai_held') WHERE game_id = ?1",
+            [id],
+        )
+        .unwrap();
+    assert_eq!(changed, 2);
+    drop(conn);
+
+    let host = diplomacy_host(dir.path(), "old.db", clock);
+    let r = host.replay(id).unwrap();
+    assert_eq!((r.turns, r.first_divergence), (2, None));
+}

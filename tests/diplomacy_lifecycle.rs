@@ -151,3 +151,32 @@ fn seven_ai_powers_never_agree_to_a_draw_by_themselves() {
     let survivors: Vec<usize> = (0..7).filter(|&s| g.alive(Power::ALL[s])).collect();
     assert_eq!(g.outcome(), Some(Outcome::Draw(survivors)));
 }
+
+/// Whoever takes over a power starts with no draw vote: the vote of the
+/// player who left (which nobody can see) must not decide for the newcomer.
+#[test]
+fn a_taken_over_power_does_not_inherit_the_old_players_draw_vote() {
+    let mut g = new();
+    let tur = Power::Turkey.index();
+    // Turkey votes for a draw, then misses two movement phases.
+    phase(&mut g, &[(tur, "draw\ndone")], &[]);
+    while !g.in_disorder(Power::Turkey) {
+        phase(&mut g, &[], &[tur]);
+    }
+    assert!(g.seat_open(tur));
+    assert!(g.take_over(tur));
+    while !g.phase_name().contains("movement") {
+        phase(&mut g, &[], &[]);
+    }
+    // Everyone else votes; the newcomer orders without a vote: no draw.
+    let votes: Vec<(usize, &str)> = (0..6).map(|s| (s, "draw\ndone")).collect();
+    phase(&mut g, &votes, &[]);
+    assert_eq!(g.outcome(), None);
+    // Once the newcomer votes too, it is a draw.
+    let all: Vec<(usize, &str)> = (0..7).map(|s| (s, "draw\ndone")).collect();
+    phase(&mut g, &all, &[]);
+    while g.outcome().is_none() && !g.phase_name().contains("movement") {
+        phase(&mut g, &all, &[]);
+    }
+    assert_eq!(g.outcome(), Some(Outcome::Draw((0..7).collect())));
+}

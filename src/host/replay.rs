@@ -78,8 +78,16 @@ impl Host {
                         .map_err(|source| HostError::Corrupt { game_id, source })?;
                 }
             }
-            let same = serde_json::from_str::<Value>(&engine.state_json()).ok()
-                == serde_json::from_str::<Value>(&entry.state_after).ok();
+            // The logged state goes through the engine too, so a field added
+            // by a later gamehost (absent from older rows, defaulted on load)
+            // is not taken for a divergence.
+            let logged = self
+                .registry
+                .load(&row.kind, &entry.state_after)
+                .ok()
+                .and_then(|g| serde_json::from_str::<Value>(&g.state_json()).ok());
+            let same = logged.is_some()
+                && serde_json::from_str::<Value>(&engine.state_json()).ok() == logged;
             if !same {
                 return Ok(ReplayReport {
                     game_id,

@@ -217,7 +217,11 @@ fn print_view(
 /// board's "Last: Player 1 plays 96." under a report "Player 1 plays 96."),
 /// so the terminal does not print the same news twice.
 fn board_without_repeats(board: &str, text: &str) -> String {
-    let said: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let said: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     board
         .trim_end()
         .lines()

@@ -985,8 +985,10 @@ impl Game for Diplomacy {
         }
         self.disorder[seat] = false;
         self.missed_moves[seat] = 0;
-        // Whoever takes the seat decides its draw vote from now on.
+        // Whoever takes the seat decides its draw vote from now on: the
+        // one who left may have voted, and nobody can see that vote.
         self.ai_held[seat] = false;
+        self.draw_votes[seat] = false;
         true
     }
 
