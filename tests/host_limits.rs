@@ -68,6 +68,17 @@ fn creators_cannot_set_operator_only_options() {
     assert!(!err.to_string().contains("root"), "{err}");
     assert!(host.list_games(None, &[], 10).unwrap().is_empty());
 
+    // A misspelt key is refused with the keys the game knows.
+    req.options = serde_json::json!({"team_sise": 2});
+    let err = host.create_game(req.clone()).unwrap_err();
+    assert!(err.is_user_error(), "{err}");
+    assert!(
+        err.to_string()
+            .contains("`team_sise` is not an option of battle"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("`team_size`"), "{err}");
+
     req.options = serde_json::json!({"team_size": 2});
     host.create_game(req).unwrap();
 }

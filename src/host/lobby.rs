@@ -24,6 +24,7 @@ impl Host {
                     entry.name
                 )));
             }
+            self.registry.check_option_keys(entry.name, &req.options)?;
             req.options = self.options_with_defaults(entry.name, req.options);
         }
         let seed = req.seed.unwrap_or_else(rand::random);

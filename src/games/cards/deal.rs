@@ -14,7 +14,7 @@ use super::rules::{JAM, MAX_DECK, MAX_VALUE, check_decks};
 /// or they are dealt from the game's seed: `n` and `m` cards, each a jam with
 /// probability `jam_percent`%, otherwise a score uniform in `1..=max_value`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct InvisibleOptions {
     /// Player 1's deck size for a dealt game (1..=50; default 10).
     pub n: usize,

@@ -45,7 +45,7 @@ use std::fmt::Write;
 
 /// Options for a new game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct DiplomacyOptions {
     /// Centres needed to win (18 in the rulebook).
     pub victory_centres: u32,

@@ -36,7 +36,7 @@ pub const MAX_CHOICES: usize = 25;
 
 /// How a puzzle duel is set up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct PuzzleOptions {
     /// Both players start from the same field (a fair start).
     pub fair_start: bool,
