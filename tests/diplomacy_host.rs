@@ -561,3 +561,62 @@ fn replay_accepts_logged_states_from_before_a_field_was_added() {
     let r = host.replay(id).unwrap();
     assert_eq!((r.turns, r.first_divergence), (2, None));
 }
+
+/// `/game history` shows a seat's own orders only to its player, and after a
+/// takeover only those since: the newcomer never reads the orders (nor the
+/// draw vote) of the player who left.
+#[test]
+fn history_hides_a_previous_players_orders_from_whoever_takes_the_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = diplomacy_host(dir.path(), "h.db", clock.clone());
+    let id = started(&host, &[]);
+    host.submit(Some(id), "u1", "F lon - nth\ndraw\ndone")
+        .unwrap();
+    phase_missing(&host, &clock, id, &[]);
+    let own = |viewer: &str| -> Vec<(u32, Option<String>)> {
+        let mut out = Vec::new();
+        for page in 1..=host.history(id, Some(1), Some(viewer)).unwrap().pages {
+            for t in host.history(id, Some(page), Some(viewer)).unwrap().turns {
+                let mine = t
+                    .moves
+                    .iter()
+                    .find(|m| m.seat == 1)
+                    .and_then(|m| m.action.clone());
+                out.push((t.turn, mine));
+            }
+        }
+        out
+    };
+    let alice_saw = own("u1");
+    assert!(
+        alice_saw[0]
+            .1
+            .as_deref()
+            .is_some_and(|a| a.contains("draw") || a.contains("Draw")),
+        "{alice_saw:?}"
+    );
+    // England stops answering until civil disorder; Bob takes it over.
+    while !engine(&host, id).in_disorder(Power::England) {
+        phase_missing(&host, &clock, id, &["u1"]);
+    }
+    host.takeover(id, "bob", "Bob", Some(1)).unwrap();
+    let taken_at = host.game(id).unwrap().turn;
+    while host.game(id).unwrap().turn == taken_at {
+        phase_missing(&host, &clock, id, &[]);
+    }
+    let bob_saw = own("bob");
+    assert!(!bob_saw.is_empty());
+    for (turn, action) in &bob_saw {
+        if *turn <= taken_at {
+            assert_eq!(
+                action, &None,
+                "turn {turn} was the previous player's: {bob_saw:?}"
+            );
+        }
+    }
+    assert!(
+        bob_saw.iter().any(|(t, a)| *t > taken_at && a.is_some()),
+        "Bob's own orders since the takeover are shown: {bob_saw:?}"
+    );
+}

@@ -7,7 +7,10 @@
 //! player: engines put things in it that stay secret after the turn
 //! resolves (Diplomacy's draw votes, a player's refused order lines), and
 //! the host cannot tell those apart from the rest. Everyone reads the
-//! turn's public report, which is where engines say what was done.
+//! turn's public report, which is where engines say what was done. After a
+//! takeover, the seat's new player sees its actions from the takeover on,
+//! not those of the player before (a player who takes their own seat back
+//! is treated the same way: the host does not record who left).
 
 use super::{AnyGame, GameId, Host, HostError, game_label, require_game, seat_of_user};
 use crate::games::seam::{Seat, TurnReport};
@@ -208,6 +211,24 @@ impl Host {
             return Ok(empty);
         }
         let viewer_seat = viewer.and_then(|u| seat_of_user(&seats, u));
+        // A seat taken over changed hands: its earlier actions were someone
+        // else's secrets, so the viewer sees only those since the last
+        // takeover of their seat.
+        let held_since = match viewer_seat {
+            None => 0,
+            Some(seat) => {
+                let log = self.store.read(|tx| tx.turn_log(game_id, 0, u32::MAX))?;
+                let mut since = 0;
+                for entry in &log {
+                    if let TurnActions::Takeover(taken) = parse_actions(game_id, entry)?
+                        && taken.contains(&seat)
+                    {
+                        since = since.max(entry.turn);
+                    }
+                }
+                since
+            }
+        };
         // The page's turns, and the one before them for the position they
         // were played on.
         let first = (page - 1) * HISTORY_PAGE; // 0-based offset of the page's first turn
@@ -252,7 +273,7 @@ impl Host {
                 TurnActions::Moves(actions) => actions
                     .iter()
                     .map(|(&seat, action)| {
-                        let action = if viewer_seat == Some(seat) {
+                        let action = if viewer_seat == Some(seat) && entry.turn > held_since {
                             Some(
                                 before
                                     .describe_action(seat, action)
