@@ -620,3 +620,25 @@ fn history_hides_a_previous_players_orders_from_whoever_takes_the_seat() {
         "Bob's own orders since the takeover are shown: {bob_saw:?}"
     );
 }
+
+/// A power already out (here: left by forfeit) can neither forfeit again,
+/// which would restart the phase and its deadline, nor ask for more time.
+#[test]
+fn a_power_out_of_play_cannot_forfeit_again_or_extend_the_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = diplomacy_host(dir.path(), "out.db", clock);
+    let id = started(&host, &[]);
+    host.forfeit(id, "u2").unwrap();
+    let turn = host.game(id).unwrap().turn;
+    let deadline = host.view(id, None).unwrap().deadline;
+    let err = host.forfeit(id, "u2").unwrap_err();
+    assert!(err.is_user_error(), "{err}");
+    assert!(err.to_string().contains("already out"), "{err}");
+    let err = host.extend_deadline(id, "u2").unwrap_err();
+    assert!(err.is_user_error(), "{err}");
+    assert_eq!(host.game(id).unwrap().turn, turn);
+    assert_eq!(host.view(id, None).unwrap().deadline, deadline);
+    // A player still in the game may.
+    host.extend_deadline(id, "u3").unwrap();
+}

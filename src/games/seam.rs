@@ -187,6 +187,12 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn seat_open(&self, _seat: Seat) -> bool {
         false
     }
+    /// Whether a seat still plays: false once it is out (a Diplomacy power
+    /// eliminated or in civil disorder). A seat out of play may not forfeit
+    /// or ask for more time. The default: every seat plays to the end.
+    fn seat_in_play(&self, _seat: Seat) -> bool {
+        true
+    }
     /// A new player (or an AI) takes an open seat; the engine makes it an
     /// ordinary playing seat again. Returns false, changing nothing, when the
     /// seat was not open (the default does nothing).

@@ -36,10 +36,16 @@ impl Host {
                     engine.seat_name(seat)
                 )));
             }
+            if !engine.seat_in_play(seat) {
+                return Err(HostError::user(format!(
+                    "{} is out of {label}; only players still in the game may ask for more time.",
+                    engine.seat_name(seat)
+                )));
+            }
             let allowed = engine.extensions_per_turn();
             if allowed == 0 {
                 return Err(HostError::user(format!(
-                    "{label} grants no deadline extensions (its `extensions` option is 0)."
+                    "{label} grants no deadline extensions."
                 )));
             }
             let configured = row.turn_seconds.filter(|s| *s > 0).map(|s| s as u64);

@@ -54,6 +54,8 @@ pub trait AnyGame: Send + Sync {
     fn forfeit(&mut self, seat: Seat) -> TurnReport;
     /// See [`Game::seat_open`].
     fn seat_open(&self, seat: Seat) -> bool;
+    /// See [`Game::seat_in_play`].
+    fn seat_in_play(&self, seat: Seat) -> bool;
     /// See [`Game::take_over`].
     fn take_over(&mut self, seat: Seat) -> bool;
     /// The result, once over.
@@ -149,6 +151,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn seat_open(&self, seat: Seat) -> bool {
         self.0.seat_open(seat)
+    }
+    fn seat_in_play(&self, seat: Seat) -> bool {
+        self.0.seat_in_play(seat)
     }
     fn take_over(&mut self, seat: Seat) -> bool {
         self.0.take_over(seat)

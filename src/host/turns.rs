@@ -748,6 +748,15 @@ impl Host {
                 HostError::user(format!("You are not playing in {}.", game_label(&row)))
             })?;
             let mut engine = self.engine_of(&row)?;
+            // A seat already out (left, in civil disorder, eliminated) has
+            // nothing to give up; forfeiting again would only restart the turn.
+            if !engine.seat_in_play(seat) {
+                return Err(HostError::user(format!(
+                    "{} is already out of {}; there is nothing to forfeit.",
+                    engine.seat_name(seat),
+                    game_label(&row)
+                )));
+            }
             let mut report = engine.forfeit(seat);
             report.public = format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
             self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &[seat])

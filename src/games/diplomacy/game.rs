@@ -976,6 +976,11 @@ impl Game for Diplomacy {
             .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
     }
 
+    /// In play: alive and not in civil disorder.
+    fn seat_in_play(&self, seat: Seat) -> bool {
+        Power::from_index(seat).is_some_and(|p| !self.disorder[seat] && self.alive(p))
+    }
+
     /// The power leaves civil disorder with no missed deadlines counted. It
     /// is awaited again at once: in the current phase already if it has
     /// something to do (a unit to order, a retreat, an adjustment).
