@@ -230,6 +230,29 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
             && a.text.contains("as England")),
         "{new:?}"
     );
+    // The takeover moved the turn number on, so every player still to
+    // decide gets a prompt (and buttons) for the new turn.
+    let turn_now = host.game(id).unwrap().turn;
+    let to_decide: Vec<String> = host
+        .view(id, None)
+        .unwrap()
+        .seats
+        .iter()
+        .filter(|s| s.awaited && !s.acted)
+        .filter_map(|s| match &s.occupant {
+            Occupant::User(u) => Some(u.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(to_decide.len() > 1, "{to_decide:?}");
+    for u in &to_decide {
+        assert!(
+            new.iter().any(|(t, a)| *t == Target::User(u.clone())
+                && a.kind == AnnouncementKind::Prompt
+                && a.turn == turn_now),
+            "{u} has no prompt for turn {turn_now}: {new:?}"
+        );
+    }
     let v = host.view(id, Some("bob")).unwrap();
     assert_eq!(v.viewer_seat, Some(eng));
     assert!(v.seats[eng].awaited, "England must act in this phase again");

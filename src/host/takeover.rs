@@ -6,7 +6,9 @@
 //! [seat]}`) that [`Host::replay`] re-applies, advancing the turn counter.
 //! Unlike a forfeit it keeps the current phase as it is: the other seats'
 //! pending actions and the deadline (moved to the new turn number, same
-//! time) stay, and nobody but the newcomer is prompted again.
+//! time) stay. Because prompts and their buttons name the turn, the
+//! newcomer and every player still to decide (no final action yet) are
+//! prompted again for the new turn number; those already done are not.
 
 use super::turns::seat_display;
 use super::{
@@ -229,6 +231,28 @@ impl Host {
             && engine.awaiting().contains(&seat)
         {
             self.prompt(tx, &row, engine.as_ref(), seat, user)?;
+        }
+        // The log entry moved the turn on, so the others' prompts and
+        // buttons of this phase (keyed on the turn) are stale now: the
+        // players still to decide get them again.
+        let decided: Vec<_> = tx
+            .pending(row.id)?
+            .into_iter()
+            .filter(|p| p.is_final)
+            .map(|p| p.seat)
+            .collect();
+        for s in engine.awaiting() {
+            if s == seat || decided.contains(&s) {
+                continue;
+            }
+            if let Some(Occupant::User(user)) = tx
+                .seats(row.id)?
+                .into_iter()
+                .find(|r| r.seat == s)
+                .map(|r| r.occupant)
+            {
+                self.prompt(tx, &row, engine.as_ref(), s, &user)?;
+            }
         }
         Ok(())
     }
