@@ -394,7 +394,7 @@ pub async fn takeover(
     say(
         ctx,
         format!(
-            "You now play {role} in {}. If it has something to do this phase, your prompt is in your DMs.",
+            "You now play {role} in {}. If it has something to do this phase, your prompt is on its way by DM (or here in the channel if your DMs are closed).",
             game_label(&g)
         ),
     )
