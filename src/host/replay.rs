@@ -4,7 +4,7 @@
 
 use super::history::{TurnActions, parse_actions};
 use super::{GameId, Host, HostError, require_game};
-use crate::store::GameRow;
+use crate::store::{GameRow, TurnLogRow};
 use serde_json::Value;
 
 /// The result of replaying one game.
@@ -44,14 +44,19 @@ pub struct GameLog {
 }
 
 impl Host {
-    /// Rebuilds a started game from its options and seed, applies every
-    /// logged turn, and compares each resulting state with the logged one.
-    pub fn replay(&self, game_id: GameId) -> Result<ReplayReport, HostError> {
-        let (row, log) = self.store.read(|tx| -> Result<_, HostError> {
+    /// A game's row and its whole turn log, read together.
+    fn game_and_log(&self, game_id: GameId) -> Result<(GameRow, Vec<TurnLogRow>), HostError> {
+        self.store.read(|tx| -> Result<_, HostError> {
             let row = require_game(tx, game_id)?;
             let log = tx.turn_log(game_id, 0, u32::MAX)?;
             Ok((row, log))
-        })?;
+        })
+    }
+
+    /// Rebuilds a started game from its options and seed, applies every
+    /// logged turn, and compares each resulting state with the logged one.
+    pub fn replay(&self, game_id: GameId) -> Result<ReplayReport, HostError> {
+        let (row, log) = self.game_and_log(game_id)?;
         if row.state.is_none() {
             return Ok(ReplayReport {
                 game_id,
@@ -108,11 +113,7 @@ impl Host {
     /// states before and after it. Only resolved turns are included; the
     /// actions still pending in the current turn stay hidden.
     pub fn game_log(&self, game_id: GameId) -> Result<GameLog, HostError> {
-        let (row, log) = self.store.read(|tx| -> Result<_, HostError> {
-            let row = require_game(tx, game_id)?;
-            let log = tx.turn_log(game_id, 0, u32::MAX)?;
-            Ok((row, log))
-        })?;
+        let (row, log) = self.game_and_log(game_id)?;
         if row.state.is_none() {
             return Err(HostError::user(format!(
                 "Game #{game_id} has not started yet; it has no history."

@@ -154,6 +154,18 @@ pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
 }
 
 /// Converts a unit to record form.
+/// A dislodged unit in record form.
+fn rec_dislodged(map: &Map, d: &Dislodgement) -> RecDislodged {
+    let u = rec_unit(map, &d.unit);
+    RecDislodged {
+        power: u.power,
+        kind: u.kind,
+        at: u.at,
+        attacker_from: map.prov(d.attacker_from).abbr.clone(),
+        by_convoy: d.by_convoy,
+    }
+}
+
 pub fn rec_unit(map: &Map, u: &Unit) -> RecUnit {
     RecUnit {
         power: u.power.name().into(),
@@ -245,20 +257,7 @@ fn movement(
     let out = RecOutput {
         results: results(map, orders, &parsed, &units, &r.orders),
         final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
-        dislodged: r
-            .dislodged
-            .iter()
-            .map(|d| {
-                let u = rec_unit(map, &d.unit);
-                RecDislodged {
-                    power: u.power,
-                    kind: u.kind,
-                    at: u.at,
-                    attacker_from: map.prov(d.attacker_from).abbr.clone(),
-                    by_convoy: d.by_convoy,
-                }
-            })
-            .collect(),
+        dislodged: r.dislodged.iter().map(|d| rec_dislodged(map, d)).collect(),
         standoffs: super::geo::BitIter(r.standoffs)
             .map(|p| map.prov(p).abbr.clone())
             .collect(),
@@ -435,16 +434,7 @@ impl Diplomacy {
             dislodged: self
                 .dislodged()
                 .iter()
-                .map(|d| {
-                    let u = rec_unit(map, &d.unit);
-                    RecDislodged {
-                        power: u.power,
-                        kind: u.kind,
-                        at: u.at,
-                        attacker_from: map.prov(d.attacker_from).abbr.clone(),
-                        by_convoy: d.by_convoy,
-                    }
-                })
+                .map(|d| rec_dislodged(map, d))
                 .collect(),
             // Standoffs only bind retreats (the engine keeps the last
             // movement's until a retreat phase clears them).
