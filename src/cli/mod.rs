@@ -15,6 +15,7 @@ pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
+pub mod operator_file;
 pub mod puzzle;
 pub mod soak;
 
@@ -108,24 +109,34 @@ pub fn load_config(explicit: &Option<PathBuf>) -> anyhow::Result<Config> {
     Ok(Config::load(&path, explicit)?)
 }
 
+/// The engines, with the data the operator configured: the `[battle]
+/// roster` file is read here, once, at start-up (bounded, regular files
+/// only) and handed to the battle engine as data. No option a game's
+/// creator sends names a file.
+pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
+    let path = config.battle.roster.trim();
+    if path.is_empty() {
+        return Ok(Registry::standard());
+    }
+    let roster = operator_file::load_roster(std::path::Path::new(path))
+        .map_err(|e| anyhow::anyhow!("config `[battle] roster`: {e}"))?;
+    Ok(Registry::standard_with_roster(Some(roster)))
+}
+
 /// Opens the configured database and builds a host on it with every engine.
 pub fn open_host(config: &Config) -> anyhow::Result<Host> {
+    // The roster first: a bad config must not create or touch the database.
+    let registry = registry_from_config(config)?;
     let path = &config.database.path;
     let store = Store::open(path)
         .with_context(|| format!("cannot open the database {}", path.display()))?;
-    let host = Host::new(
+    Ok(Host::new(
         Arc::new(store),
-        Registry::standard(),
+        registry,
         Arc::new(SystemClock),
         HostSettings {
             ai_budget_ms: config.ai.budget_ms,
             reminder_percent: config.deadlines.reminder_percent,
         },
-    );
-    let roster = config.battle.roster.trim();
-    Ok(if roster.is_empty() {
-        host
-    } else {
-        host.with_default_options("battle", serde_json::json!({ "roster": roster }))
-    })
+    ))
 }
