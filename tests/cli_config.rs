@@ -1,8 +1,9 @@
 //! The real binary against hostile or mistaken input from a game's creator
-//! and an operator: options can never name a file, and the operator's
-//! roster is read bounded.
+//! and an operator: options can never name a file, the operator's roster is
+//! read bounded, the token never appears in any output, and every config
+//! error says which setting and what would be right.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -241,5 +242,217 @@ fn the_operator_roster_is_loaded_at_start_up_and_read_bounded() {
             "{stderr}"
         );
         assert!(!stderr.contains("PATH="), "{stderr}");
+    }
+}
+
+const TOKEN: &str = "MTA5ODc2NTQzMjEwOTg3NjU0.GxYz12.abcdefghijklmnopqrstuvwxyz0123";
+const NUMERIC_TOKEN: &str = "98765432109876543";
+
+/// Runs `check` with a config file and environment; returns the status and
+/// everything printed.
+fn run_with(dir: &Path, file: Option<&str>, env: &[(&str, &str)]) -> (bool, String) {
+    let mut c = gamehost(dir);
+    if let Some(text) = file {
+        std::fs::write(dir.join("g.toml"), text).unwrap();
+        c.args(["--config", "g.toml"]);
+    }
+    c.env("GAMEHOST_DATABASE_PATH", dir.join("t.db"));
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let out = c.arg("check").output().unwrap();
+    let (stdout, stderr) = texts(&out);
+    (out.status.success(), format!("{stdout}{stderr}"))
+}
+
+/// No error message or log line contains the token, whatever its source
+/// (file, `DISCORD_TOKEN`, `GAMEHOST_DISCORD_TOKEN`) or shape.
+#[test]
+fn the_token_never_appears_in_config_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for token in [TOKEN, NUMERIC_TOKEN] {
+        let files = [
+            // valid token, another key wrong
+            format!("[discord]\ntoken = \"{token}\"\n[ai]\nbudget_ms = \"soon\"\n"),
+            // a TOML syntax error on the token line: unquoted
+            format!("[discord]\ntoken = {token}x\n"),
+            format!("[discord]\ntoken = {token}\n[ai]\nbudget_ms = \"soon\"\n"),
+            // unterminated string
+            format!("[discord]\ntoken = \"{token}\n"),
+            format!("[discord]\ntoken = '{token}\n"),
+            // wrong type
+            format!("[discord]\ntoken = [\"{token}\"]\n"),
+            format!("[discord]\ntoken = {{ value = \"{token}\" }}\n"),
+            // a syntax error elsewhere in a file that has the token
+            format!("[discord]\ntoken = \"{token}\"\n[ai\n"),
+            // the token where a section name goes
+            format!("[discord]\ntoken = \"{token}\"\n{token}\n"),
+            format!("[discord]\ntoken = \"{token}\"\nguild_id = \"{token}\"\n"),
+        ];
+        for file in &files {
+            let (ok, out) = run_with(d, Some(file), &[]);
+            assert!(!ok, "{file}");
+            assert!(out.contains("g.toml"), "{file}: {out}");
+            assert!(!out.contains(token), "token leaked for {file:?}:\n{out}");
+        }
+        for var in ["DISCORD_TOKEN", "GAMEHOST_DISCORD_TOKEN"] {
+            // A valid environment token next to a bad setting or a bad file.
+            for file in [
+                None,
+                Some("[ai\nbudget_ms = 3\n"),
+                Some("[discord]\ntoken = 5\n"),
+            ] {
+                let (ok, out) =
+                    run_with(d, file, &[(var, token), ("GAMEHOST_AI_BUDGET_MS", "fast")]);
+                assert!(!ok, "{var} {file:?}");
+                assert!(
+                    !out.contains(token),
+                    "token leaked via {var} {file:?}:\n{out}"
+                );
+            }
+            // Malformed environment tokens.
+            for bad in [
+                format!("\"{token}"),
+                format!("{token}\n"),
+                format!("[{token}]"),
+                format!("{{{token}"),
+            ] {
+                let (_, out) = run_with(d, None, &[(var, &bad), ("GAMEHOST_LOG_LEVEL", "loud")]);
+                assert!(
+                    !out.contains(token),
+                    "token leaked via {var}={bad:?}:\n{out}"
+                );
+            }
+        }
+    }
+    // A numeric GAMEHOST_DISCORD_TOKEN is text, not a type error.
+    let (_, out) = run_with(d, None, &[("GAMEHOST_DISCORD_TOKEN", NUMERIC_TOKEN)]);
+    assert!(!out.contains("unsigned int"), "{out}");
+    assert!(!out.contains(NUMERIC_TOKEN), "{out}");
+}
+
+/// An environment variable of the wrong shape is named with its value and
+/// what would be right (never the token's value).
+#[test]
+fn environment_errors_name_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, out) = run_with(dir.path(), None, &[("GAMEHOST_AI_BUDGET_MS", "fast")]);
+    assert!(!ok);
+    assert!(
+        out.contains("GAMEHOST_AI_BUDGET_MS=fast: expected a whole number of milliseconds"),
+        "{out}"
+    );
+    assert_eq!(out.trim().lines().count(), 1, "{out}");
+    let (ok, out) = run_with(
+        dir.path(),
+        None,
+        &[("GAMEHOST_DEADLINES_BATTLE_SECONDS", "-3")],
+    );
+    assert!(!ok);
+    assert!(
+        out.contains("GAMEHOST_DEADLINES_BATTLE_SECONDS=-3: expected a whole number of seconds"),
+        "{out}"
+    );
+    let (ok, out) = run_with(dir.path(), None, &[("GAMEHOST_DATABSE_PATH", "x.db")]);
+    assert!(!ok);
+    assert!(
+        out.contains("GAMEHOST_DATABSE_PATH=x.db") && out.contains("database"),
+        "{out}"
+    );
+    let (ok, out) = run_with(dir.path(), None, &[("GAMEHOST_AI_BUDGETMS", "5")]);
+    assert!(!ok);
+    assert!(
+        out.contains("GAMEHOST_AI_BUDGETMS=5") && out.contains("budget_ms"),
+        "{out}"
+    );
+}
+
+/// A log level that names no level is refused (tracing would read `verbose`
+/// as a module name and silence every log line).
+#[test]
+fn an_invalid_log_level_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, env) in [
+        (Some("[log]\nlevel = \"verbose\"\n"), vec![]),
+        (None, vec![("GAMEHOST_LOG_LEVEL", "loud")]),
+        (Some("[log]\nlevel = \"gamehost=lots\"\n"), vec![]),
+    ] {
+        let (ok, out) = run_with(dir.path(), file, &env);
+        assert!(!ok, "{file:?} {env:?}: {out}");
+        assert!(out.contains("log") && out.contains("debug"), "{out}");
+    }
+    for level in ["debug", "gamehost=debug,serenity=warn", "WARN"] {
+        let file = format!("[log]\nlevel = {level:?}\n");
+        let (_, out) = run_with(dir.path(), Some(&file), &[]);
+        assert!(!out.contains("log level"), "{level}: {out}");
+    }
+}
+
+/// A database that cannot be opened is reported once, not three times.
+#[test]
+fn a_database_error_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gamehost(dir.path())
+        .env(
+            "GAMEHOST_DATABASE_PATH",
+            dir.path().join("no/such/dir/g.db"),
+        )
+        .args(["play", "cards"])
+        .output()
+        .unwrap();
+    let (_, stderr) = texts(&out);
+    assert!(!out.status.success());
+    assert!(stderr.contains("cannot open the database"), "{stderr}");
+    assert_eq!(
+        stderr.matches("unable to open database file").count(),
+        1,
+        "{stderr}"
+    );
+}
+
+/// `run` logs to stderr (stdout stays clean), without colour codes when
+/// stderr is not a terminal, and no log line shows the token.
+#[test]
+fn logs_go_to_stderr_without_colour_and_without_the_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = gamehost(dir.path())
+        .env("GAMEHOST_DISCORD_TOKEN", TOKEN)
+        .env("GAMEHOST_DISCORD_API_BASE", "http://127.0.0.1:9")
+        .env("GAMEHOST_LOG_LEVEL", "trace")
+        .env("GAMEHOST_DATABASE_PATH", dir.path().join("t.db"))
+        .arg("run")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = std::io::BufReader::new(stderr).lines();
+    // Read log lines until a few have come (or the process ends).
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let Ok(line) = line else { break };
+        seen.push(line);
+        if seen.len() >= 5 {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let _ = child.wait();
+    assert!(
+        !seen.is_empty(),
+        "nothing was logged to stderr; stdout: {stdout}"
+    );
+    assert!(stdout.is_empty(), "logs went to stdout: {stdout}");
+    for line in &seen {
+        assert!(!line.contains('\u{1b}'), "colour codes: {line:?}");
+        assert!(!line.contains(TOKEN), "token in a log line: {line}");
     }
 }

@@ -281,6 +281,30 @@ proptest! {
     }
 
     #[test]
+    fn config_errors_never_show_the_token(
+        token in "[A-Za-z0-9._-]{20,40}",
+        before in "[a-z_\\[\\]=\" 0-9\n]{0,20}",
+        quote in prop::sample::select(vec!["", "\"", "'", "\"\"\"", "[\"", "{ a = \""]),
+        after in "[a-z_\\[\\]=\" 0-9\n]{0,20}",
+        env_var in prop::sample::select(vec!["", "DISCORD_TOKEN", "GAMEHOST_DISCORD_TOKEN"]),
+        env_shape in prop::sample::select(vec!["", "\"", "[", "x"]),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("gamehost.toml");
+        std::fs::write(
+            &file,
+            format!("{before}\n[discord]\ntoken = {quote}{token}{after}\n"),
+        )
+        .unwrap();
+        let mut env = vec![("GAMEHOST_AI_BUDGET_MS".to_string(), "fast".to_string())];
+        if !env_var.is_empty() {
+            env.push((env_var.to_string(), format!("{env_shape}{token}")));
+        }
+        let err = Config::load_from(&file, env).unwrap_err().to_string();
+        prop_assert!(!err.contains(&token), "{err}");
+    }
+
+    #[test]
     fn engines_resolve_arbitrary_action_sequences(
         seed in any::<u64>(),
         steps in prop::collection::vec(step(), 1..40),

@@ -73,9 +73,37 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("gamehost: {e:#}");
+            eprintln!("gamehost: {}", error_line(&e));
             ExitCode::from(1)
         }
+    }
+}
+
+/// The token of the loaded config, blanked out of the final error line.
+static TOKEN_TO_HIDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// An error and its causes as one line. A cause whose text the line already
+/// holds is left out: many errors quote their source in their own message
+/// (`database error: {0}`), and printing the chain as well would repeat it.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        let said = |t: &str| parts.iter().any(|p| p.contains(t));
+        // "Error code 14: unable to open ..." only adds a code to a text
+        // already said.
+        let repeats_with_a_prefix = text
+            .split_once(": ")
+            .is_some_and(|(prefix, rest)| prefix.len() <= 20 && said(rest));
+        if text.is_empty() || said(&text) || repeats_with_a_prefix {
+            continue;
+        }
+        parts.push(text);
+    }
+    let line = parts.join(": ");
+    match TOKEN_TO_HIDE.get() {
+        Some(token) => line.replace(token.as_str(), "<redacted>"),
+        None => line,
     }
 }
 
@@ -106,7 +134,11 @@ pub fn load_config(explicit: &Option<PathBuf>) -> anyhow::Result<Config> {
         Some(p) => (p.clone(), true),
         None => (PathBuf::from(DEFAULT_CONFIG_FILE), false),
     };
-    Ok(Config::load(&path, explicit)?)
+    let config = Config::load(&path, explicit)?;
+    if let Some(token) = config.token().filter(|t| t.len() >= 4) {
+        let _ = TOKEN_TO_HIDE.set(token.to_string());
+    }
+    Ok(config)
 }
 
 /// The engines, with the data the operator configured: the `[battle]
