@@ -243,21 +243,30 @@ fn expected_in_words(expected: &str) -> String {
 fn describe_option_error(key: &str, value: &Value, serde_message: &str) -> String {
     // serde_json from a Value says "invalid type: string \"x\", expected usize"
     // or "invalid value: integer `-1`, expected usize"; keep what it expected.
-    let got = {
-        let mut g = value.to_string();
-        if g.chars().count() > 40 {
-            g = g.chars().take(40).collect::<String>() + "…";
+    let shorten = |text: String| {
+        if text.chars().count() > 40 {
+            text.chars().take(40).collect::<String>() + "…"
+        } else {
+            text
         }
-        g
     };
-    match serde_message.rsplit_once(", expected ") {
-        Some((_, expected)) if serde_message.starts_with("invalid ") => {
-            format!(
-                "`{key}`: expected {}, got {got}",
-                expected_in_words(expected)
-            )
-        }
-        _ => format!("`{key}`: {serde_message}"),
+    let parsed = serde_message
+        .strip_prefix("invalid type: ")
+        .or_else(|| serde_message.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "));
+    match parsed {
+        // A list or table: the fault is inside it, so say which element.
+        Some((actual, expected)) if value.is_array() || value.is_object() => format!(
+            "`{key}`: expected {}, got {actual} (in {})",
+            expected_in_words(expected),
+            shorten(value.to_string())
+        ),
+        Some((_, expected)) => format!(
+            "`{key}`: expected {}, got {}",
+            expected_in_words(expected),
+            shorten(value.to_string())
+        ),
+        None => format!("`{key}`: {serde_message}"),
     }
 }
 
@@ -608,6 +617,15 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("`teams`"), "{err}");
+        let err = registry
+            .create("cards", &json!({"decks": [[1, "a"]]}), 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(r#"`decks`: expected a whole number, got string "a" (in [[1,"a"]])"#),
+            "{err}"
+        );
     }
 
     /// The operator's roster reaches the engine as data: a kind registered
