@@ -368,6 +368,43 @@ fn environment_errors_name_the_variable() {
     );
 }
 
+/// The config file itself is read bounded: a device or a FIFO named by
+/// `--config` or GAMEHOST_CONFIG fails at once in one line.
+#[test]
+fn the_config_file_is_read_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("g.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in [Path::new("/dev/zero"), fifo.as_path()] {
+        let out = gamehost(dir.path())
+            .arg("--config")
+            .arg(path)
+            .arg("check")
+            .output()
+            .unwrap();
+        let (_, stderr) = texts(&out);
+        assert!(!out.status.success());
+        assert!(
+            stderr.contains(&path.display().to_string()) && stderr.contains("not a regular file"),
+            "{stderr}"
+        );
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    }
+    let out = gamehost(dir.path())
+        .env("GAMEHOST_CONFIG", "/dev/zero")
+        .arg("check")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(texts(&out).1.contains("a device"), "{:?}", texts(&out));
+}
+
 /// A log level that names no level is refused (tracing would read `verbose`
 /// as a module name and silence every log line).
 #[test]
