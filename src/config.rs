@@ -376,13 +376,6 @@ impl Config {
         let t = self.discord.token.trim();
         (!t.is_empty()).then_some(t)
     }
-
-    /// `text` with the token blanked out (for any message that might carry it).
-    pub fn redact(&self, text: &str) -> String {
-        let mut secrets = Secrets::default();
-        secrets.add(&self.discord.token);
-        secrets.redact(text)
-    }
 }
 
 /// The levels a log filter may name.
