@@ -8,6 +8,7 @@
 use figment::Figment;
 use figment::providers::{Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -164,7 +165,8 @@ impl Default for LogConfig {
     }
 }
 
-/// Why the settings could not be loaded; one line, naming the file and key.
+/// Why the settings could not be loaded; one line, naming the file and key
+/// (or the environment variable). Never holds the bot token.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// `--config` named a file that does not exist.
@@ -173,14 +175,51 @@ pub enum ConfigError {
     /// A value had the wrong shape.
     #[error("config {source_name}: {message}")]
     Invalid {
-        /// The file (or "environment") the bad value came from.
+        /// The file (or setting) the bad value came from.
         source_name: String,
+        /// What was wrong and what was expected.
+        message: String,
+    },
+    /// An environment variable had the wrong shape.
+    #[error("{setting}: {message}")]
+    Environment {
+        /// `NAME=value` (just `NAME` for the token, whose value is never shown).
+        setting: String,
         /// What was wrong and what was expected.
         message: String,
     },
 }
 
 const SECTIONS: &[&str] = &["database", "discord", "deadlines", "ai", "battle", "log"];
+
+/// The largest config file read (the example is about 2 KB).
+pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
+/// The setting holding the bot token, whose value no message may show.
+const TOKEN_KEY: &str = "discord.token";
+
+/// Environment variables that may hold the token.
+const TOKEN_VARS: &[&str] = &["DISCORD_TOKEN", "GAMEHOST_DISCORD_TOKEN"];
+
+/// Settings whose values are text even when they look like a number or a
+/// boolean (a numeric token or a database called `1`).
+const TEXT_KEYS: &[&str] = &[
+    "database.path",
+    "database.backup_dir",
+    "discord.token",
+    "discord.api_base",
+    "deadlines.timeout_policy",
+    "battle.roster",
+    "log.level",
+];
+
+/// A setting given by an environment variable.
+struct EnvSetting {
+    /// The variable's name.
+    var: String,
+    /// Its value as given.
+    value: String,
+}
 
 impl Config {
     /// Loads defaults, then `file` (required if `explicit`, else optional),
@@ -193,21 +232,62 @@ impl Config {
     }
 
     /// Like [`Config::load`] with a given environment (for tests).
+    ///
+    /// Whatever goes wrong, the error never shows the token: values of the
+    /// token setting are never quoted, and every text that could be the
+    /// token (the environment variables, the value on a `token` line of the
+    /// file, even a malformed one) is blanked out of the message.
     pub fn load_from(
         file: &Path,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
+        let env: Vec<(String, String)> = env.into_iter().collect();
+        let mut secrets = Secrets::default();
+        for (k, v) in &env {
+            // The token variables, and any misspelt one.
+            if TOKEN_VARS.contains(&k.as_str()) || k.to_ascii_uppercase().contains("TOKEN") {
+                secrets.add(v);
+            }
+        }
+        let text = if file.exists() {
+            let text =
+                crate::cli::operator_file::read_bounded(file, MAX_CONFIG_BYTES, "config file")
+                    .map_err(|e| ConfigError::Invalid {
+                        source_name: file.display().to_string(),
+                        message: e
+                            .to_string()
+                            .replace(&format!("config file {}: ", file.display()), ""),
+                    })?;
+            secrets.add_token_lines(&text);
+            Some(text)
+        } else {
+            None
+        };
+        Self::load_text(file, text.as_deref(), &env).map_err(|e| secrets.redact_error(e))
+    }
+
+    fn load_text(
+        file: &Path,
+        text: Option<&str>,
+        env: &[(String, String)],
+    ) -> Result<Config, ConfigError> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));
-        if file.exists() {
-            figment = figment.merge(Toml::file(file));
+        if let Some(text) = text {
+            // Parse it ourselves first: toml's own message quotes the line
+            // at fault, which may be the token's.
+            toml::from_str::<toml::Table>(text).map_err(|e| ConfigError::Invalid {
+                source_name: file.display().to_string(),
+                message: toml_syntax_message(text, &e),
+            })?;
+            figment = figment.merge(Toml::string(text));
         }
         // Environment: GAMEHOST_<SECTION>_<KEY>, split at the first underscore
         // after the prefix (keys themselves contain underscores).
-        let mut overrides: Vec<(String, String)> = Vec::new();
+        let mut overrides: BTreeMap<String, EnvSetting> = BTreeMap::new();
         let mut token: Option<String> = None;
         for (k, v) in env {
             if k == "DISCORD_TOKEN" {
-                token = Some(v);
+                token = Some(v.clone());
                 continue;
             }
             let Some(rest) = k.strip_prefix("GAMEHOST_") else {
@@ -217,41 +297,77 @@ impl Config {
             let Some((section, key)) = rest.split_once('_') else {
                 continue; // e.g. GAMEHOST_CONFIG, read by the CLI itself
             };
-            if SECTIONS.contains(&section) {
-                overrides.push((format!("{section}.{key}"), v));
+            if !SECTIONS.contains(&section) {
+                // A misspelt variable would otherwise be ignored without a word.
+                let shown = if k.contains("TOKEN") {
+                    k.clone()
+                } else {
+                    format!("{k}={v}")
+                };
+                return Err(ConfigError::Environment {
+                    setting: shown,
+                    message: format!(
+                        "`{section}` is not a config section; variables are named \
+                         GAMEHOST_<SECTION>_<KEY> with a section of {}",
+                        SECTIONS.join(", ")
+                    ),
+                });
             }
+            overrides.insert(
+                format!("{section}.{key}"),
+                EnvSetting {
+                    var: k.clone(),
+                    value: v.clone(),
+                },
+            );
         }
-        for (path, value) in overrides {
-            figment = figment.merge((path.as_str(), env_value(&value)));
+        for (path, setting) in &overrides {
+            figment = figment.merge((path.as_str(), env_value(path, &setting.value)));
         }
-        let mut config: Config = figment.extract().map_err(|e| describe(e, file))?;
+        let mut config: Config = figment
+            .extract()
+            .map_err(|e| describe(e, file, &overrides))?;
         // An explicit GAMEHOST_DISCORD_TOKEN wins over DISCORD_TOKEN.
         if let Some(t) = token.filter(|_| config.discord.token.is_empty()) {
             config.discord.token = t;
         }
-        config.check()?;
+        config
+            .check()
+            .map_err(|(key, message)| match overrides.get(key) {
+                Some(setting) => ConfigError::Environment {
+                    setting: format!("{}={}", setting.var, setting.value),
+                    message,
+                },
+                None => ConfigError::Invalid {
+                    source_name: file.display().to_string(),
+                    message: format!("key `{key}`: {message}"),
+                },
+            })?;
         Ok(config)
     }
 
-    fn check(&self) -> Result<(), ConfigError> {
+    /// Checks values serde cannot: returns the key at fault and what would
+    /// be right.
+    fn check(&self) -> Result<(), (&'static str, String)> {
         if !matches!(
             self.deadlines.timeout_policy.as_str(),
             "default" | "ai" | "forfeit"
         ) {
-            return Err(ConfigError::Invalid {
-                source_name: "deadlines.timeout_policy".into(),
-                message: format!(
+            return Err((
+                "deadlines.timeout_policy",
+                format!(
                     "`{}` is not a timeout policy; expected one of default, ai, forfeit",
                     self.deadlines.timeout_policy
                 ),
-            });
+            ));
         }
         if self.deadlines.reminder_percent > 100 {
-            return Err(ConfigError::Invalid {
-                source_name: "deadlines.reminder_percent".into(),
-                message: "expected a number from 0 to 100".into(),
-            });
+            return Err((
+                "deadlines.reminder_percent",
+                "expected a number from 0 to 100".into(),
+            ));
         }
+        check_log_filter(&self.log.level).map_err(|message| ("log.level", message))?;
         Ok(())
     }
 
@@ -262,10 +378,42 @@ impl Config {
     }
 }
 
+/// The levels a log filter may name.
+const LOG_LEVELS: &[&str] = &["off", "error", "warn", "info", "debug", "trace"];
+
+/// Accepts a `tracing` filter whose every directive names a level (`info`,
+/// `gamehost=debug`); refuses a typo such as `verbose`, which `tracing`
+/// would read as "only the module called verbose" and so log nothing.
+pub fn check_log_filter(filter: &str) -> Result<(), String> {
+    let expected = "expected error, warn, info, debug, trace or off, optionally per module, \
+                    e.g. \"gamehost=debug,serenity=warn\"";
+    let directives: Vec<&str> = filter
+        .split(',')
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .collect();
+    if directives.is_empty() {
+        return Err(format!("the log level is empty; {expected}"));
+    }
+    for d in directives {
+        let level = d.rsplit_once('=').map_or(d, |(_, l)| l).trim();
+        if !LOG_LEVELS.contains(&level.to_ascii_lowercase().as_str()) {
+            return Err(format!("`{d}` names no log level; {expected}"));
+        }
+    }
+    tracing_subscriber::EnvFilter::try_new(filter)
+        .map(|_| ())
+        .map_err(|e| format!("`{filter}` is not a log filter ({e}); {expected}"))
+}
+
 /// Environment values are text; numbers and booleans are passed as such so
-/// that `GAMEHOST_AI_BUDGET_MS=500` fills a number field.
-fn env_value(v: &str) -> figment::value::Value {
+/// that `GAMEHOST_AI_BUDGET_MS=500` fills a number field, except for
+/// settings that are always text.
+fn env_value(path: &str, v: &str) -> figment::value::Value {
     use figment::value::Value;
+    if TEXT_KEYS.contains(&path) {
+        return Value::from(v.to_string());
+    }
     if let Ok(n) = v.parse::<u64>() {
         return Value::from(n);
     }
@@ -275,24 +423,190 @@ fn env_value(v: &str) -> figment::value::Value {
     Value::from(v.to_string())
 }
 
-fn describe(e: figment::Error, file: &Path) -> ConfigError {
-    // figment's message names the key and what was expected; say where the
-    // value came from in one line.
-    let source_name = match &e.metadata {
-        Some(m) if m.name.contains("TOML") => file.display().to_string(),
-        Some(m) if m.name.contains("Serialized") || m.name.contains("Figment") => {
-            "environment".into()
-        }
-        Some(m) => m.name.to_string(),
-        None => file.display().to_string(),
-    };
-    let mut message = e.kind.to_string();
-    if !e.path.is_empty() {
-        message = format!("key `{}`: {message}", e.path.join("."));
+/// A TOML syntax error as "line L, column C: what", without toml's quote of
+/// the line (which may hold the token).
+fn toml_syntax_message(text: &str, e: &toml::de::Error) -> String {
+    let at = e
+        .span()
+        .map(|s| {
+            let before = text.get(..s.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: ")
+        })
+        .unwrap_or_default();
+    let what = e.message().split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("TOML syntax error at {at}{what}")
+}
+
+/// What a setting expects, in words an operator knows.
+fn expected_in_words(expected: &str, key: &str) -> String {
+    let whole = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
+    let e = expected.trim();
+    let e = e
+        .strip_prefix("option ")
+        .or_else(|| e.strip_prefix("an option "))
+        .unwrap_or(e);
+    if whole.contains(&e) {
+        let unit = if key.ends_with("_ms") {
+            " of milliseconds"
+        } else if key.ends_with("_seconds") {
+            " of seconds"
+        } else if key.ends_with("_percent") {
+            " from 0 to 100"
+        } else {
+            ""
+        };
+        return format!("a whole number{unit}");
     }
+    match e {
+        "a boolean" => "true or false".into(),
+        "a string" => "text in quotes".into(),
+        other => other.to_string(),
+    }
+}
+
+fn describe(e: figment::Error, file: &Path, env: &BTreeMap<String, EnvSetting>) -> ConfigError {
+    use figment::error::Kind;
+    // The section an unknown key was found in (figment's path may or may
+    // not end with the key itself).
+    let mut section_path = e.path.clone();
+    if let Kind::UnknownField(field, _) = &e.kind
+        && section_path.last() == Some(field)
+    {
+        section_path.pop();
+    }
+    let section = section_path.join(".");
+    let path = match &e.kind {
+        Kind::UnknownField(field, _) if section.is_empty() => field.clone(),
+        Kind::UnknownField(field, _) => format!("{section}.{field}"),
+        _ => e.path.join("."),
+    };
+    let key = path.rsplit('.').next().unwrap_or("").to_string();
+    let is_token = path == TOKEN_KEY;
+    // What was wrong; the value itself only when it is not the token.
+    let problem = |show_value: bool| match &e.kind {
+        Kind::InvalidType(actual, expected) | Kind::InvalidValue(actual, expected) => {
+            let words = expected_in_words(expected, &key);
+            if show_value && !is_token {
+                format!("expected {words}, got {actual}")
+            } else {
+                format!("expected {words}")
+            }
+        }
+        Kind::UnknownField(field, known) => {
+            let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+            if section.is_empty() {
+                format!(
+                    "`{field}` is not a section; the sections are {}",
+                    known.join(", ")
+                )
+            } else {
+                format!(
+                    "`{field}` is not a setting of [{section}]; its settings are {}",
+                    known.join(", ")
+                )
+            }
+        }
+        _ if is_token => "is not valid; expected the bot token as text in quotes".to_string(),
+        other => other.to_string(),
+    };
+    // Environment values are merged last, so a bad value at a key an
+    // environment variable sets came from that variable.
+    if let Some(setting) = env.get(&path) {
+        let shown = if TOKEN_VARS.contains(&setting.var.as_str()) || is_token {
+            setting.var.clone()
+        } else {
+            format!("{}={}", setting.var, setting.value)
+        };
+        return ConfigError::Environment {
+            setting: shown,
+            message: problem(false),
+        };
+    }
+    let source_name = file.display().to_string();
+    let message = match &e.kind {
+        // The message names the key and its section already.
+        Kind::UnknownField(..) => problem(true),
+        _ if path.is_empty() => problem(true),
+        _ => format!("key `{path}`: {}", problem(true)),
+    };
     ConfigError::Invalid {
         source_name,
         message,
+    }
+}
+
+/// Texts that may be the token, to blank out of any message.
+#[derive(Default)]
+struct Secrets(Vec<String>);
+
+impl Secrets {
+    /// The shortest text blanked out everywhere: shorter ones would mangle
+    /// messages, and the token's own setting is never quoted anyway.
+    const MIN_LEN: usize = 4;
+
+    fn add(&mut self, secret: &str) {
+        let s = secret.trim();
+        if s.chars().count() >= Self::MIN_LEN && !self.0.iter().any(|k| k == s) {
+            self.0.push(s.to_string());
+            // As serde and toml quote it (escaped).
+            let escaped = format!("{s:?}");
+            let escaped = escaped[1..escaped.len() - 1].to_string();
+            if escaped != s {
+                self.0.push(escaped);
+            }
+        }
+    }
+
+    /// Every value on a line that sets something called `token`, however
+    /// malformed (unterminated, unquoted, a number), and each long word of it.
+    fn add_token_lines(&mut self, text: &str) {
+        for line in text.lines() {
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            if !key.to_ascii_lowercase().contains("token") {
+                continue;
+            }
+            let value = value.trim();
+            self.add(value);
+            let unquoted = value.trim_matches(|c| c == '"' || c == '\'');
+            self.add(unquoted);
+            for word in unquoted.split(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+                self.add(word);
+            }
+        }
+    }
+
+    fn redact(&self, text: &str) -> String {
+        // Longest first, so a part of a longer secret does not leave the rest.
+        let mut secrets: Vec<&String> = self.0.iter().collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let mut out = text.to_string();
+        for s in secrets {
+            out = out.replace(s.as_str(), "<redacted>");
+        }
+        out
+    }
+
+    fn redact_error(&self, e: ConfigError) -> ConfigError {
+        match e {
+            ConfigError::Missing(p) => ConfigError::Missing(p),
+            ConfigError::Invalid {
+                source_name,
+                message,
+            } => ConfigError::Invalid {
+                source_name: self.redact(&source_name),
+                message: self.redact(&message),
+            },
+            ConfigError::Environment { setting, message } => ConfigError::Environment {
+                setting: self.redact(&setting),
+                message: self.redact(&message),
+            },
+        }
     }
 }
 
@@ -380,6 +694,31 @@ mod tests {
     fn missing_explicit_file() {
         let err = Config::load(Path::new("/nonexistent/x.toml"), true).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/x.toml"));
+    }
+
+    #[test]
+    fn text_settings_stay_text_from_the_environment() {
+        let c = Config::load_from(
+            Path::new("/nonexistent"),
+            env(&[
+                ("GAMEHOST_DISCORD_TOKEN", "12345678901234"),
+                ("GAMEHOST_DATABASE_PATH", "7"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.token(), Some("12345678901234"));
+        assert_eq!(c.database.path, PathBuf::from("7"));
+    }
+
+    #[test]
+    fn log_filters_must_name_a_level() {
+        for ok in ["info", "WARN", "gamehost=debug,serenity=warn", " debug "] {
+            assert!(check_log_filter(ok).is_ok(), "{ok}");
+        }
+        for bad in ["verbose", "", "gamehost=lots", "info,chatty"] {
+            let err = check_log_filter(bad).unwrap_err();
+            assert!(err.contains("expected error, warn, info"), "{bad}: {err}");
+        }
     }
 
     #[test]

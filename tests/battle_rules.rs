@@ -385,12 +385,6 @@ fn options_from_empty_json_and_bad_options() {
         };
         assert!(Battle::new_game(o, 1).is_err());
     }
-    let o = BattleOptions {
-        roster: Some("/nonexistent/roster.toml".into()),
-        ..Default::default()
-    };
-    let e = Battle::new_game(o, 1).unwrap_err();
-    assert!(e.0.contains("/nonexistent/roster.toml"), "{e}");
     // State round-trips through JSON.
     let json = serde_json::to_string(&b).unwrap();
     let back: Battle = serde_json::from_str(&json).unwrap();
@@ -398,38 +392,33 @@ fn options_from_empty_json_and_bad_options() {
     assert!(json.len() < 8000, "state is {} bytes", json.len());
 }
 
+/// The operator's roster file (read by the CLI, bounded) replaces the
+/// built-in one; a broken copy fails with the file, the entry and the reason.
 #[test]
-fn roster_file_option_loads_another_file() {
-    let dir = std::env::temp_dir().join(format!("battle-roster-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("r.toml");
+fn roster_file_loads_another_rule_set() {
+    use gamehost::cli::operator_file::load_roster;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.toml");
     std::fs::write(&path, TEST_ROSTER).unwrap();
     let o = BattleOptions {
-        roster: Some(path.display().to_string()),
         team_size: 2,
         ..Default::default()
     };
-    let b = Battle::new_game(o, 3).unwrap();
+    let b = Battle::with_roster(&load_roster(&path).unwrap(), &o, 3).unwrap();
     let names = ["Ash", "Brook", "Crag", "Dune"];
     for m in b.ctx().teams.iter().flatten() {
         assert!(names.contains(&m.name.as_str()));
     }
-    // A broken copy fails with the file, the entry and the reason.
     std::fs::write(
         &path,
         TEST_ROSTER.replace("accuracy = 0.5", "accuracy = 1.5"),
     )
     .unwrap();
-    let o = BattleOptions {
-        roster: Some(path.display().to_string()),
-        ..Default::default()
-    };
-    let e = Battle::new_game(o, 3).unwrap_err().0;
+    let e = load_roster(&path).unwrap_err().to_string();
     assert!(
         e.contains("r.toml") && e.contains("move \"Coinflip\"") && e.contains("accuracy"),
         "{e}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

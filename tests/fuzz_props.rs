@@ -6,6 +6,7 @@
 use gamehost::config::Config;
 use gamehost::games::seam::Seat;
 use gamehost::host::Registry;
+use gamehost::host::options::parse_game_options;
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -55,6 +56,9 @@ fn json() -> impl Strategy<Value = Value> {
                     "end_year",
                     "roster",
                     "team_size",
+                    "turn_limit",
+                    "pick_teams",
+                    "teams",
                     "x",
                 ]),
                 inner,
@@ -63,6 +67,40 @@ fn json() -> impl Strategy<Value = Value> {
             .prop_map(|m| Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect())),
         ]
     })
+}
+
+/// Options text a game's creator might type: JSON of any shape (arrays,
+/// nested, mistyped values), `key=value` pairs with any values, or anything.
+fn options_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        json().prop_map(|v| v.to_string()),
+        json().prop_map(|v| format!("  {v:#}  ")),
+        prop::collection::vec(
+            (
+                prop::sample::select(vec![
+                    "team_size",
+                    "turn_limit",
+                    "pick_teams",
+                    "teams",
+                    "roster",
+                    "n",
+                    "decks",
+                    "max_turns",
+                    "victory_centres",
+                    "",
+                ]),
+                json()
+            ),
+            0..4
+        )
+        .prop_map(|kv| kv
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")),
+        "[\\[\\]{}\",:=a-z0-9 ]{0,30}",
+        any::<String>(),
+    ]
 }
 
 /// One step of a seat: parse the text, pick one of its choices, or take the default.
@@ -185,6 +223,48 @@ proptest! {
     }
 
     #[test]
+    fn any_options_text_gives_an_object_or_a_clear_error(
+        text in options_text(),
+        seed in any::<u64>(),
+    ) {
+        let registry = Registry::standard();
+        match parse_game_options(&text) {
+            Err(e) => prop_assert!(!e.is_empty() && !e.contains('\n'), "{e:?}"),
+            Ok(options) => {
+                prop_assert!(options.is_null() || options.is_object(), "{options}");
+                for kind in kinds() {
+                    let made = registry
+                        .check_option_keys(kind, &options)
+                        .and_then(|()| registry.create(kind, &options, seed));
+                    match made {
+                        Ok(game) => {
+                            let _ = game.awaiting();
+                            let _ = game.view(None);
+                        }
+                        Err(e) => prop_assert!(!e.to_string().is_empty()),
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn options_that_are_not_an_object_are_always_refused(options in json(), seed in any::<u64>()) {
+        let registry = Registry::standard();
+        if !(options.is_null() || options.is_object()) {
+            for kind in kinds() {
+                let err = registry.create(kind, &options, seed).err().map(|e| e.to_string());
+                prop_assert!(
+                    err.as_deref().is_some_and(|e| e.contains("JSON object")),
+                    "{kind}: {options} gave {err:?}"
+                );
+                prop_assert!(registry.check_option_keys(kind, &options).is_err());
+                prop_assert!(registry.seat_count(kind, &options).is_err());
+            }
+        }
+    }
+
+    #[test]
     fn any_config_file_loads_or_fails_cleanly(
         text in prop_oneof![
             any::<String>(),
@@ -198,6 +278,30 @@ proptest! {
         if let Err(e) = Config::load_from(&file, env) {
             prop_assert!(!e.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn config_errors_never_show_the_token(
+        token in "[A-Za-z0-9._-]{20,40}",
+        before in "[a-z_\\[\\]=\" 0-9\n]{0,20}",
+        quote in prop::sample::select(vec!["", "\"", "'", "\"\"\"", "[\"", "{ a = \""]),
+        after in "[a-z_\\[\\]=\" 0-9\n]{0,20}",
+        env_var in prop::sample::select(vec!["", "DISCORD_TOKEN", "GAMEHOST_DISCORD_TOKEN"]),
+        env_shape in prop::sample::select(vec!["", "\"", "[", "x"]),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("gamehost.toml");
+        std::fs::write(
+            &file,
+            format!("{before}\n[discord]\ntoken = {quote}{token}{after}\n"),
+        )
+        .unwrap();
+        let mut env = vec![("GAMEHOST_AI_BUDGET_MS".to_string(), "fast".to_string())];
+        if !env_var.is_empty() {
+            env.push((env_var.to_string(), format!("{env_shape}{token}")));
+        }
+        let err = Config::load_from(&file, env).unwrap_err().to_string();
+        prop_assert!(!err.contains(&token), "{err}");
     }
 
     #[test]

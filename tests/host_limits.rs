@@ -38,8 +38,9 @@ fn oversized_messages_and_strangers_are_refused() {
 }
 
 /// A game's creator cannot name a server file as the battle roster (the bot
-/// would read it and could quote it in an error); the operator's
-/// `[battle] roster` still applies.
+/// would read it and could quote it in an error): no battle option names a
+/// file, and options that are not a JSON object (serde would read a struct
+/// from an array by position) are refused before anything is read.
 #[test]
 fn creators_cannot_set_operator_only_options() {
     use gamehost::host::{Host, HostSettings, Registry};
@@ -62,10 +63,25 @@ fn creators_cannot_set_operator_only_options() {
     assert!(err.is_user_error(), "{err}");
     assert!(
         err.to_string()
-            .contains("`roster` is set by the server's operator"),
+            .contains("`roster` is not an option of battle"),
         "{err}"
     );
     assert!(!err.to_string().contains("root"), "{err}");
+    for positional in [
+        serde_json::json!([3, null, "/etc/passwd", false, null]),
+        serde_json::json!(["/etc/passwd"]),
+        serde_json::json!("/etc/passwd"),
+        serde_json::json!(3),
+    ] {
+        req.options = positional.clone();
+        let err = host.create_game(req.clone()).unwrap_err();
+        assert!(err.is_user_error(), "{positional}: {err}");
+        assert!(
+            err.to_string().contains("JSON object"),
+            "{positional}: {err}"
+        );
+        assert!(!err.to_string().contains("root"), "{err}");
+    }
     assert!(host.list_games(None, &[], 10).unwrap().is_empty());
 
     // A misspelt key is refused with the keys the game knows.

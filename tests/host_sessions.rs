@@ -366,13 +366,26 @@ fn abort_and_forfeit() {
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
 }
 
+/// What the operator configures reaches an engine as data through the
+/// registry (a kind registered with its own constructor), never through the
+/// options a creator sends; the creator's options still apply on top.
 #[test]
-fn operator_default_options_fill_what_the_creator_left_out() {
+fn operator_data_reaches_the_engine_through_the_registry() {
+    use gamehost::games::seam::Game;
+    use gamehost::host::{Host, HostSettings, Registry};
     let dir = tempfile::tempdir().unwrap();
-    let host = host_at(&dir.path().join("g.db"), clock())
-        .with_default_options("rps", serde_json::json!({ "wins": 1 }));
+    let registry = Registry::default().with_constructor::<common::rps::Rps>(|mut o, seed| {
+        o.wins.get_or_insert(1);
+        common::rps::Rps::new_game(o, seed)
+    });
+    let host = Host::new(
+        std::sync::Arc::new(gamehost::store::Store::open(&dir.path().join("g.db")).unwrap()),
+        registry,
+        clock(),
+        HostSettings::default(),
+    );
     let id = started(&host, "c1", None, TimeoutPolicy::Default);
-    assert_eq!(host.game(id).unwrap().options, r#"{"wins":1}"#);
+    assert_eq!(host.game(id).unwrap().options, "null");
     host.submit(Some(id), "alice", "paper").unwrap();
     host.submit(Some(id), "bob", "rock").unwrap();
     assert_eq!(
@@ -380,6 +393,7 @@ fn operator_default_options_fill_what_the_creator_left_out() {
         GameStatus::Finished,
         "one win was enough"
     );
+    assert_eq!(host.replay(id).unwrap().first_divergence, None);
 
     let mut asked = new_rps("c2", None, TimeoutPolicy::Default);
     asked.options = serde_json::json!({ "wins": 3 });

@@ -12,17 +12,74 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
              in the config file. To play without Discord, try `gamehost play cards --vs ai`."
         );
     }
-    init_logging(&config.log.level);
+    init_logging(&config.log.level, config.token());
     crate::discord::run_blocking(config)
 }
 
-/// Sends `tracing` output to stderr, filtered by `RUST_LOG` or the config's level.
-pub fn init_logging(level: &str) {
+/// Sends `tracing` output to stderr (never stdout, which belongs to the
+/// command's own output), without colour codes unless stderr is a terminal,
+/// filtered by `RUST_LOG` or the config's level (checked when the config
+/// loaded, so a typo is refused rather than silencing every log line).
+/// `secret` (the bot token) is blanked out of every line written.
+pub fn init_logging(level: &str, secret: Option<&str>) {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .or_else(|_| tracing_subscriber::EnvFilter::try_new(level))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let writer = RedactingStderr {
+        secret: secret
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| std::sync::Arc::from(s.as_bytes())),
+    };
     // A second initialisation (tests) is harmless; ignore it.
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(writer)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
+}
+
+/// Writes log lines to stderr with a secret replaced. `tracing`'s formatter
+/// hands over each event as one buffer, so a secret is never split across
+/// two writes.
+#[derive(Clone)]
+struct RedactingStderr {
+    secret: Option<std::sync::Arc<[u8]>>,
+}
+
+impl std::io::Write for RedactingStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let mut err = std::io::stderr().lock();
+        match &self.secret {
+            Some(s) if buf.windows(s.len()).any(|w| w == &s[..]) => {
+                let mut out = Vec::with_capacity(buf.len());
+                let mut i = 0;
+                while i < buf.len() {
+                    if buf[i..].starts_with(s) {
+                        out.extend_from_slice(b"<redacted>");
+                        i += s.len();
+                    } else {
+                        out.push(buf[i]);
+                        i += 1;
+                    }
+                }
+                err.write_all(&out)?;
+            }
+            _ => err.write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for RedactingStderr {
+    type Writer = RedactingStderr;
+    fn make_writer(&'a self) -> Self::Writer {
+        self.clone()
+    }
 }
 
 /// Loads and replays every game in the database; fails if any is unreadable

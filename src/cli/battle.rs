@@ -7,7 +7,7 @@
 use crate::games::battle::ai::{self, Level};
 use crate::games::battle::engine::{Ctx, Res};
 use crate::games::battle::rules::data::Roster;
-use crate::games::battle::{Battle, BattleOptions, load_roster};
+use crate::games::battle::{Battle, BattleOptions};
 use crate::games::seam::AiBudget;
 use anyhow::{Context, bail};
 use std::io::Write;
@@ -81,7 +81,7 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
             Ok(())
         }
         BattleCommand::CheckRoster { file } => {
-            let r = Roster::from_file(&file)?;
+            let r = super::operator_file::load_roster(&file)?;
             println!(
                 "{}: {} types, {} monsters, alpha {}, beta {}, turn limit {}.",
                 file.display(),
@@ -249,10 +249,14 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
     }
     let options = BattleOptions {
         team_size: t.team_size,
-        roster: t.roster.clone(),
         ..Default::default()
     };
-    let roster = load_roster(&options).map_err(|e| anyhow::anyhow!(e.0))?;
+    // The operator's own command line may name a file; it is read like the
+    // config's roster: bounded, regular files only, never quoted.
+    let roster = match t.roster.as_deref().map(str::trim) {
+        None | Some("") => Roster::builtin().clone(),
+        Some(path) => super::operator_file::load_roster(std::path::Path::new(path))?,
+    };
     // Jobs: (pair, game); a game pair 2k, 2k+1 shares teams and battle seed, sides swapped.
     let mut pairs = Vec::new();
     for i in 0..levels.len() {

@@ -15,6 +15,7 @@ pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
+pub mod operator_file;
 pub mod puzzle;
 pub mod soak;
 
@@ -72,9 +73,37 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("gamehost: {e:#}");
+            eprintln!("gamehost: {}", error_line(&e));
             ExitCode::from(1)
         }
+    }
+}
+
+/// The token of the loaded config, blanked out of the final error line.
+static TOKEN_TO_HIDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// An error and its causes as one line. A cause whose text the line already
+/// holds is left out: many errors quote their source in their own message
+/// (`database error: {0}`), and printing the chain as well would repeat it.
+pub fn error_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        let said = |t: &str| parts.iter().any(|p| p.contains(t));
+        // "Error code 14: unable to open ..." only adds a code to a text
+        // already said.
+        let repeats_with_a_prefix = text
+            .split_once(": ")
+            .is_some_and(|(prefix, rest)| prefix.len() <= 20 && said(rest));
+        if text.is_empty() || said(&text) || repeats_with_a_prefix {
+            continue;
+        }
+        parts.push(text);
+    }
+    let line = parts.join(": ");
+    match TOKEN_TO_HIDE.get() {
+        Some(token) => line.replace(token.as_str(), "<redacted>"),
+        None => line,
     }
 }
 
@@ -105,27 +134,41 @@ pub fn load_config(explicit: &Option<PathBuf>) -> anyhow::Result<Config> {
         Some(p) => (p.clone(), true),
         None => (PathBuf::from(DEFAULT_CONFIG_FILE), false),
     };
-    Ok(Config::load(&path, explicit)?)
+    let config = Config::load(&path, explicit)?;
+    if let Some(token) = config.token().filter(|t| t.len() >= 4) {
+        let _ = TOKEN_TO_HIDE.set(token.to_string());
+    }
+    Ok(config)
+}
+
+/// The engines, with the data the operator configured: the `[battle]
+/// roster` file is read here, once, at start-up (bounded, regular files
+/// only) and handed to the battle engine as data. No option a game's
+/// creator sends names a file.
+pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
+    let path = config.battle.roster.trim();
+    if path.is_empty() {
+        return Ok(Registry::standard());
+    }
+    let roster = operator_file::load_roster(std::path::Path::new(path))
+        .map_err(|e| anyhow::anyhow!("config `[battle] roster`: {e}"))?;
+    Ok(Registry::standard_with_roster(Some(roster)))
 }
 
 /// Opens the configured database and builds a host on it with every engine.
 pub fn open_host(config: &Config) -> anyhow::Result<Host> {
+    // The roster first: a bad config must not create or touch the database.
+    let registry = registry_from_config(config)?;
     let path = &config.database.path;
     let store = Store::open(path)
         .with_context(|| format!("cannot open the database {}", path.display()))?;
-    let host = Host::new(
+    Ok(Host::new(
         Arc::new(store),
-        Registry::standard(),
+        registry,
         Arc::new(SystemClock),
         HostSettings {
             ai_budget_ms: config.ai.budget_ms,
             reminder_percent: config.deadlines.reminder_percent,
         },
-    );
-    let roster = config.battle.roster.trim();
-    Ok(if roster.is_empty() {
-        host
-    } else {
-        host.with_default_options("battle", serde_json::json!({ "roster": roster }))
-    })
+    ))
 }

@@ -135,9 +135,6 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
 
     /// The stable name of this kind of game, used in the database and commands.
     const KIND: &'static str;
-    /// Option keys only the operator may set (in the config), never a game's
-    /// creator: e.g. a file path the server would read.
-    const OPERATOR_OPTIONS: &'static [&'static str] = &[];
     /// The number of seats a game of this kind has.
     fn seat_count(options: &Self::Options) -> usize;
     /// Creates a game from its options and a seed for every random draw.

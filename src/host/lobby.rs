@@ -12,20 +12,8 @@ impl Host {
     /// Creates a game in a channel (one active game per channel) and, if
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
-        let mut req = req;
         if let Ok(entry) = self.registry.get(&req.kind) {
-            if let Some(key) = entry
-                .operator_options
-                .iter()
-                .find(|k| req.options.get(**k).is_some())
-            {
-                return Err(HostError::user(format!(
-                    "The option `{key}` is set by the server's operator (config `[{}] {key}`), not per game; leave it out.",
-                    entry.name
-                )));
-            }
             self.registry.check_option_keys(entry.name, &req.options)?;
-            req.options = self.options_with_defaults(entry.name, req.options);
         }
         let seed = req.seed.unwrap_or_else(rand::random);
         // Build the engine once now so bad options are refused at creation,

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod error;
 pub mod history;
 pub mod limits;
+pub mod options;
 pub mod registry;
 
 mod extend;
@@ -98,9 +99,6 @@ pub struct Host {
     registry: Registry,
     clock: Arc<dyn Clock>,
     settings: HostSettings,
-    /// Options the operator set per kind (e.g. `[battle] roster`), merged
-    /// under what the creator of a game asks for.
-    default_options: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl Host {
@@ -116,33 +114,6 @@ impl Host {
             registry,
             clock,
             settings,
-            default_options: Default::default(),
-        }
-    }
-
-    /// Sets operator defaults for one kind's options (a JSON object); keys a
-    /// game's creator gives win over them.
-    pub fn with_default_options(mut self, kind: &str, options: serde_json::Value) -> Host {
-        self.default_options.insert(kind.to_string(), options);
-        self
-    }
-
-    /// The creator's options with the operator's defaults for the kind filled in.
-    fn options_with_defaults(&self, kind: &str, asked: serde_json::Value) -> serde_json::Value {
-        use serde_json::Value;
-        let Some(Value::Object(defaults)) = self.default_options.get(kind) else {
-            return asked;
-        };
-        match asked {
-            Value::Null => Value::Object(defaults.clone()),
-            Value::Object(mut given) => {
-                for (k, v) in defaults {
-                    given.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-                Value::Object(given)
-            }
-            // Not an object: leave it for the engine to refuse with its message.
-            other => other,
         }
     }
 

@@ -175,8 +175,10 @@ impl<G: Game> AnyGame for Erased<G> {
     }
 }
 
-/// Builds a new game of one kind from options and a seed.
-type CreateFn = fn(&Value, u64) -> Result<Box<dyn AnyGame>, OptionsError>;
+/// Builds a new game of one kind from options and a seed. A boxed closure,
+/// so a kind can be registered with data the operator loaded at start-up
+/// (e.g. the battle roster) instead of reading it from the options.
+type CreateFn = Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, OptionsError> + Send + Sync>;
 
 /// Everything the registry needs to know of one kind.
 pub struct KindEntry {
@@ -184,8 +186,6 @@ pub struct KindEntry {
     pub name: &'static str,
     /// The AI levels the kind offers, default first.
     pub ai_levels: &'static [&'static str],
-    /// Option keys only the operator may set ([`Game::OPERATOR_OPTIONS`]).
-    pub operator_options: &'static [&'static str],
     create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
@@ -194,13 +194,108 @@ pub struct KindEntry {
 
 use serde::Deserialize;
 
+/// What the options are, for a message: "an array", "a number", ...
+fn shape_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "true or false",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Refuses options that are neither an object nor absent. serde would
+/// otherwise read a struct from a JSON array by position, so a creator
+/// could set fields by index that no key names.
+fn require_object(kind: &str, options: &Value) -> Result<(), OptionsError> {
+    match options {
+        Value::Null | Value::Object(_) => Ok(()),
+        other => Err(OptionsError(format!(
+            "Options for {kind} must be a JSON object of named options such as \
+             `{{\"team_size\": 3}}` or `key=value` pairs, not {}.",
+            shape_of(other)
+        ))),
+    }
+}
+
+/// serde's name of an expected type, in words a game's creator knows.
+fn expected_in_words(expected: &str) -> String {
+    let e = expected.trim();
+    let whole = [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+    ];
+    if whole.contains(&e) {
+        return "a whole number".into();
+    }
+    match e {
+        "f32" | "f64" => "a number".into(),
+        "a boolean" => "true or false".into(),
+        "a sequence" => "a list such as [1, 2]".into(),
+        "a string" => "text".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// Rewrites serde's message about one option's value as
+/// "`key`: expected a whole number, got \"x\"".
+fn describe_option_error(key: &str, value: &Value, serde_message: &str) -> String {
+    // serde_json from a Value says "invalid type: string \"x\", expected usize"
+    // or "invalid value: integer `-1`, expected usize"; keep what it expected.
+    let shorten = |text: String| {
+        if text.chars().count() > 40 {
+            text.chars().take(40).collect::<String>() + "…"
+        } else {
+            text
+        }
+    };
+    let parsed = serde_message
+        .strip_prefix("invalid type: ")
+        .or_else(|| serde_message.strip_prefix("invalid value: "))
+        .and_then(|rest| rest.rsplit_once(", expected "));
+    match parsed {
+        // A list or table: the fault is inside it, so say which element.
+        Some((actual, expected)) if value.is_array() || value.is_object() => format!(
+            "`{key}`: expected {}, got {actual} (in {})",
+            expected_in_words(expected),
+            shorten(value.to_string())
+        ),
+        Some((_, expected)) => format!(
+            "`{key}`: expected {}, got {}",
+            expected_in_words(expected),
+            shorten(value.to_string())
+        ),
+        None => format!("`{key}`: {serde_message}"),
+    }
+}
+
 fn options_of<G: Game>(options: &Value) -> Result<G::Options, OptionsError> {
+    require_object(G::KIND, options)?;
     let options = if options.is_null() {
         Value::Object(Default::default())
     } else {
         options.clone()
     };
-    G::Options::deserialize(options).map_err(|e| {
+    G::Options::deserialize(&options).map_err(|e| {
+        // Name the option at fault: try each given key alone on top of the
+        // defaults, so the message says which value is wrong, not where in
+        // the text serde stopped.
+        if let (Value::Object(given), Ok(Value::Object(defaults))) =
+            (&options, serde_json::to_value(G::Options::default()))
+        {
+            for (k, v) in given.iter().filter(|(k, _)| defaults.contains_key(*k)) {
+                let mut probe = defaults.clone();
+                probe.insert(k.clone(), v.clone());
+                if let Err(one) = G::Options::deserialize(&Value::Object(probe)) {
+                    return OptionsError(format!(
+                        "Options for {} are not valid: {}. Leave it out for the default.",
+                        G::KIND,
+                        describe_option_error(k, v, &one.to_string())
+                    ));
+                }
+            }
+        }
         OptionsError(format!(
             "Options for {} are not valid: {e}. Leave them out for the defaults.",
             G::KIND
@@ -212,7 +307,7 @@ fn options_of<G: Game>(options: &Value) -> Result<G::Options, OptionsError> {
 /// Checked when a game is created, not when a stored game is loaded: the
 /// options types ignore unknown keys so that older rows still load.
 fn check_keys_kind<G: Game>(options: &Value) -> Result<(), OptionsError> {
-    // Not an object: the options type refuses it with its own message.
+    require_object(G::KIND, options)?;
     let Value::Object(given) = options else {
         return Ok(());
     };
@@ -222,11 +317,7 @@ fn check_keys_kind<G: Game>(options: &Value) -> Result<(), OptionsError> {
     match given.keys().find(|k| !known.contains_key(k.as_str())) {
         None => Ok(()),
         Some(k) => {
-            let names: Vec<String> = known
-                .keys()
-                .filter(|n| !G::OPERATOR_OPTIONS.contains(&n.as_str()))
-                .map(|n| format!("`{n}`"))
-                .collect();
+            let names: Vec<String> = known.keys().map(|n| format!("`{n}`")).collect();
             Err(OptionsError(format!(
                 "`{k}` is not an option of {}; its options are {}.",
                 G::KIND,
@@ -234,11 +325,6 @@ fn check_keys_kind<G: Game>(options: &Value) -> Result<(), OptionsError> {
             )))
         }
     }
-}
-
-fn create_kind<G: Game>(options: &Value, seed: u64) -> Result<Box<dyn AnyGame>, OptionsError> {
-    let opts = options_of::<G>(options)?;
-    Ok(Box::new(Erased(G::new_game(opts, seed)?)))
 }
 
 fn load_kind<G: Game>(state: &str) -> Result<Box<dyn AnyGame>, DecodeError> {
@@ -255,13 +341,23 @@ fn seat_count_kind<G: Game>(options: &Value) -> Result<usize, OptionsError> {
 }
 
 impl KindEntry {
-    /// The entry of an engine type.
+    /// The entry of an engine type, creating games with [`Game::new_game`].
     pub fn of<G: Game>() -> KindEntry {
+        KindEntry::with_constructor::<G>(G::new_game)
+    }
+
+    /// The entry of an engine type whose games are created by `new_game`
+    /// (e.g. a closure holding rule data the operator configured).
+    pub fn with_constructor<G: Game>(
+        new_game: impl Fn(G::Options, u64) -> Result<G, OptionsError> + Send + Sync + 'static,
+    ) -> KindEntry {
         KindEntry {
             name: G::KIND,
             ai_levels: G::ai_levels(),
-            operator_options: G::OPERATOR_OPTIONS,
-            create: create_kind::<G>,
+            create: Box::new(move |options, seed| {
+                let opts = options_of::<G>(options)?;
+                Ok(Box::new(Erased(new_game(opts, seed)?)) as Box<dyn AnyGame>)
+            }),
             load: load_kind::<G>,
             seat_count: seat_count_kind::<G>,
             check_keys: check_keys_kind::<G>,
@@ -297,10 +393,41 @@ impl Registry {
     }
 
     /// Adds a kind (tests may add their own engines).
-    pub fn with<G: Game>(mut self) -> Registry {
-        self.kinds.retain(|k| k.name != G::KIND);
-        self.kinds.push(KindEntry::of::<G>());
+    pub fn with<G: Game>(self) -> Registry {
+        self.with_entry(KindEntry::of::<G>())
+    }
+
+    /// Adds a kind whose games are built by `new_game`, replacing an entry
+    /// of the same kind in place (so the order players see is kept): how the
+    /// operator's `[battle] roster`, loaded once at start-up, reaches the
+    /// engine as data rather than as a path in the options.
+    pub fn with_constructor<G: Game>(
+        self,
+        new_game: impl Fn(G::Options, u64) -> Result<G, OptionsError> + Send + Sync + 'static,
+    ) -> Registry {
+        self.with_entry(KindEntry::with_constructor::<G>(new_game))
+    }
+
+    fn with_entry(mut self, entry: KindEntry) -> Registry {
+        match self.kinds.iter_mut().find(|k| k.name == entry.name) {
+            Some(slot) => *slot = entry,
+            None => self.kinds.push(entry),
+        }
         self
+    }
+
+    /// Every game gamehost ships, battles on the given rule set (the
+    /// operator's `[battle] roster`); `None` keeps the built-in roster.
+    pub fn standard_with_roster(
+        roster: Option<crate::games::battle::rules::data::Roster>,
+    ) -> Registry {
+        let registry = Registry::standard();
+        match roster {
+            None => registry,
+            Some(roster) => registry.with_constructor(move |options, seed| {
+                crate::games::battle::Battle::with_roster(&roster, &options, seed)
+            }),
+        }
     }
 
     /// The names of all kinds.
@@ -423,12 +550,110 @@ mod tests {
                 registry.check_option_keys(kind, &Value::Null).is_ok(),
                 "{kind}"
             );
-            if kind != "battle" {
-                assert!(
-                    registry.create(kind, &odd, 1).is_ok(),
-                    "{kind}: stored options load"
-                );
+            assert!(
+                registry.create(kind, &odd, 1).is_ok(),
+                "{kind}: stored options load"
+            );
+        }
+    }
+
+    /// serde reads a struct from a JSON array by position, so
+    /// `[3, null, "/etc/passwd", false, null]` once set battle's unnamed
+    /// `roster` path; options that are not an object are refused by every
+    /// entry point of every kind.
+    #[test]
+    fn options_that_are_not_an_object_are_refused_everywhere() {
+        let registry = Registry::standard();
+        for kind in registry.names() {
+            for odd in [
+                json!([3, null, "/etc/passwd", false, null]),
+                json!([]),
+                json!("team_size"),
+                json!(3),
+                json!(true),
+            ] {
+                for err in [
+                    registry.create(kind, &odd, 1).err().map(|e| e.to_string()),
+                    registry.seat_count(kind, &odd).err().map(|e| e.to_string()),
+                    registry
+                        .check_option_keys(kind, &odd)
+                        .err()
+                        .map(|e| e.to_string()),
+                ] {
+                    let err = err.unwrap_or_else(|| panic!("{kind}: {odd} accepted"));
+                    assert!(err.contains("must be a JSON object"), "{kind}: {err}");
+                    assert!(!err.contains("root"), "{kind}: {err}");
+                }
             }
         }
+    }
+
+    /// A value of the wrong type is refused naming the option, not with
+    /// serde's positional message.
+    #[test]
+    fn option_type_errors_name_the_key() {
+        let registry = Registry::standard();
+        let err = registry
+            .create("battle", &json!({"team_size": "x"}), 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(r#"`team_size`: expected a whole number, got "x""#),
+            "{err}"
+        );
+        let err = registry
+            .create("battle", &json!({"team_size": 2, "pick_teams": "yes"}), 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(r#"`pick_teams`: expected true or false, got "yes""#),
+            "{err}"
+        );
+        let err = registry
+            .create("battle", &json!({"teams": [["a"]]}), 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("`teams`"), "{err}");
+        let err = registry
+            .create("cards", &json!({"decks": [[1, "a"]]}), 1)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            err.contains(r#"`decks`: expected a whole number, got string "a" (in [[1,"a"]])"#),
+            "{err}"
+        );
+    }
+
+    /// The operator's roster reaches the engine as data: a kind registered
+    /// with a constructor builds its games with it, keeps its place in the
+    /// list, and still refuses non-object options.
+    #[test]
+    fn a_kind_can_be_registered_with_operator_data() {
+        use crate::games::battle::rules::data::Roster;
+        let mut roster = Roster::builtin().clone();
+        roster.monsters.truncate(2);
+        let names: Vec<String> = roster.monsters.iter().map(|m| m.name.clone()).collect();
+        let registry = Registry::standard_with_roster(Some(roster));
+        assert_eq!(registry.names(), Registry::standard().names());
+        let game = registry
+            .create("battle", &json!({"team_size": 2}), 7)
+            .unwrap();
+        let state: Value = serde_json::from_str(&game.state_json()).unwrap();
+        for team in state["ctx"]["teams"].as_array().unwrap() {
+            for m in team.as_array().unwrap() {
+                assert!(names.contains(&m["name"].as_str().unwrap().to_string()));
+            }
+        }
+        let err = registry
+            .create("battle", &json!({"team_size": 3}), 7)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("larger than the roster"), "{err}");
+        assert!(registry.create("battle", &json!([2]), 7).is_err());
     }
 }

@@ -26,7 +26,7 @@ pub struct PlayArgs {
     /// Seed for the deal and every random draw (default: random).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Engine options as JSON, e.g. '{"team_size": 2}'.
+    /// Engine options: a JSON object, e.g. '{"team_size": 2}', or `key=value` pairs.
     #[arg(long)]
     pub options: Option<String>,
     /// Start a new game even if an unfinished one exists (the old one is aborted).
@@ -156,9 +156,8 @@ fn open_game(
             .try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
     }
     let options = match &args.options {
-        Some(text) => serde_json::from_str(text).map_err(|e| {
-            anyhow::anyhow!("--options is not valid JSON ({e}); e.g. --options '{{}}'")
-        })?,
+        Some(text) => crate::host::options::parse_game_options(text)
+            .map_err(|e| anyhow::anyhow!("--options: {e}"))?,
         None => serde_json::Value::Null,
     };
     let id = host.create_game(NewGame {

@@ -29,19 +29,22 @@ use rand_chacha::ChaCha8Rng;
 use rules::data::{MonsterDef, Roster};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
 
-/// Options of a battle; `{}` gives a random 3-v-3 on the built-in roster.
+/// Options of a battle; `{}` gives a random 3-v-3 on the operator's roster.
+///
+/// No option names a file: the rule set is data the operator configures
+/// (`[battle] roster`), loaded at start-up and handed to
+/// [`Battle::with_roster`]. Unknown keys are ignored here, like every
+/// kind's options, so stored games whose options hold a key no longer known
+/// (such as the former `roster` path) still load; the host refuses unknown
+/// keys when a game is created.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct BattleOptions {
     /// Monsters per player, 1..=6 (ignored when `teams` is given).
     pub team_size: usize,
     /// Turns before a draw; `None` takes the rule file's `turn_limit`.
     pub turn_limit: Option<u16>,
-    /// A TOML rule file to use instead of the built-in roster (the
-    /// `[battle] roster` config key); `None` or empty means built-in.
-    pub roster: Option<String>,
     /// Let the players draft their teams before the first turn instead of
     /// drawing them at random.
     pub pick_teams: bool,
@@ -55,7 +58,6 @@ impl Default for BattleOptions {
         BattleOptions {
             team_size: 3,
             turn_limit: None,
-            roster: None,
             pick_teams: false,
             teams: None,
         }
@@ -258,30 +260,20 @@ fn roster_names(roster: &Roster) -> String {
         .join(", ")
 }
 
-/// Loads the rule set named by the options (built-in when none).
-pub fn load_roster(options: &BattleOptions) -> Result<Roster, OptionsError> {
-    match options.roster.as_deref() {
-        None | Some("") => Ok(Roster::builtin().clone()),
-        Some(path) => Roster::from_file(Path::new(path)).map_err(|e| OptionsError(e.to_string())),
-    }
-}
-
 impl Game for Battle {
     type Action = BattleAction;
     type Options = BattleOptions;
 
     const KIND: &'static str = "battle";
-    /// `roster` names a file on the server: a player who could set it could
-    /// make the bot read (and quote in errors) any file it can open.
-    const OPERATOR_OPTIONS: &'static [&'static str] = &["roster"];
 
     fn seat_count(_options: &Self::Options) -> usize {
         2
     }
 
+    /// A battle on the built-in roster; a host configured with another
+    /// builds battles through [`Battle::with_roster`] instead.
     fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
-        let roster = load_roster(&options)?;
-        Battle::with_roster(&roster, &options, seed)
+        Battle::with_roster(Roster::builtin(), &options, seed)
     }
 
     fn seat_name(&self, seat: Seat) -> String {

@@ -2,14 +2,14 @@
 //! and monsters, read from TOML and checked once at load time.
 //!
 //! The built-in roster (`roster.toml` next to this module's parent) is
-//! compiled in; another file can replace it through the `roster` option
-//! (the `[battle] roster` config key). Every problem is reported with the
-//! file, the entry and the reason, so a bad edit fails at start-up rather
-//! than in the middle of a battle.
+//! compiled in; the operator can replace it with another file (the
+//! `[battle] roster` config key), which the caller reads — this module never
+//! touches the file system — and hands over as text. Every problem is
+//! reported with the file, the entry and the reason (never the file's text),
+//! so a bad edit fails at start-up rather than in the middle of a battle.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 use std::sync::OnceLock;
 
 /// The TOML text of the built-in rule set.
@@ -162,17 +162,6 @@ impl Roster {
         })
     }
 
-    /// Reads and checks a rule file.
-    pub fn from_file(path: &Path) -> Result<Roster, RosterError> {
-        let label = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| RosterError {
-            file: label.clone(),
-            entry: "(whole file)".into(),
-            reason: format!("cannot read it: {e}"),
-        })?;
-        Roster::from_toml(&text, &label)
-    }
-
     /// Parses and checks rule data; `file` names it in errors.
     pub fn from_toml(text: &str, file: &str) -> Result<Roster, RosterError> {
         let err = |entry: &str, reason: String| RosterError {
@@ -181,8 +170,20 @@ impl Roster {
             reason,
         };
         let raw: RawFile = toml::from_str(text).map_err(|e| {
-            // toml's message already carries the line and the key.
-            err("(syntax)", e.to_string().trim().replace('\n', " "))
+            // Say where, never quote the text: toml's own Display shows the
+            // offending line, and a file that is not a roster at all (a
+            // mistyped path) may hold secrets.
+            let at = e
+                .span()
+                .map(|s| {
+                    let (line, column) = line_and_column(text, s.start);
+                    format!("line {line}, column {column}: ")
+                })
+                .unwrap_or_default();
+            err(
+                "(syntax)",
+                format!("{at}{}", e.message().trim().replace('\n', " ")),
+            )
         })?;
 
         let r = &raw.rules;
@@ -395,6 +396,14 @@ impl Roster {
         let k = fold(name);
         self.monsters.iter().position(|m| fold(&m.name) == k)
     }
+}
+
+/// The 1-based line and column of a byte offset in `text`.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
 }
 
 /// Folds a name for matching: lowercase letters and digits only.
