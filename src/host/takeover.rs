@@ -254,7 +254,9 @@ impl Host {
                 self.prompt(tx, &row, engine.as_ref(), s, &user)?;
             }
         }
-        Ok(())
+        // The newcomer may have nothing to do this phase while every other
+        // seat is done: then the phase is complete now.
+        self.resolve_if_complete(tx, row.id)
     }
 }
 
