@@ -13,24 +13,8 @@ impl Host {
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
         let mut req = req;
-        if let Ok(entry) = self.registry.get(&req.kind) {
-            if let Some(key) = entry
-                .operator_options
-                .iter()
-                .find(|k| req.options.get(**k).is_some())
-            {
-                return Err(HostError::user(format!(
-                    "The option `{key}` is set by the server's operator (config `[{}] {key}`), not per game; leave it out.",
-                    entry.name
-                )));
-            }
-            self.registry.check_option_keys(entry.name, &req.options)?;
-            req.options = self.options_with_defaults(entry.name, req.options);
-        }
-        let seed = req.seed.unwrap_or_else(rand::random);
-        // Build the engine once now so bad options are refused at creation,
-        // not at start.
-        self.registry.create(&req.kind, &req.options, seed)?;
+        let (options, seed) = self.check_new_game(&req)?;
+        req.options = options;
         let kind = self.registry.get(&req.kind).map(|e| e.name)?;
         let now = self.now();
         self.store.write(|tx| {
@@ -69,6 +53,43 @@ impl Host {
             self.announce_lobby(tx, &row, format!("{} created {}.", req.creator_name, game_label(&row)))?;
             Ok(id)
         })
+    }
+
+    /// Checks a request for a new game without creating anything: the kind,
+    /// the option keys and values (by building the engine once, so bad
+    /// options are refused at creation, not at start). Returns the options
+    /// with the operator's defaults filled in and the seed to use.
+    pub fn check_new_game(&self, req: &NewGame) -> Result<(serde_json::Value, u64), HostError> {
+        let max = super::limits::MAX_OPTIONS_CHARS;
+        if req.options.to_string().chars().count() > max {
+            return Err(HostError::user(format!(
+                "The options are too long: at most {max} characters of JSON are accepted."
+            )));
+        }
+        let mut options = req.options.clone();
+        if let Ok(entry) = self.registry.get(&req.kind) {
+            if let Some(key) = entry
+                .operator_options
+                .iter()
+                .find(|k| options.get(**k).is_some())
+            {
+                return Err(HostError::user(format!(
+                    "The option `{key}` is set by the server's operator (config `[{}] {key}`), not per game; leave it out.",
+                    entry.name
+                )));
+            }
+            self.registry.check_option_keys(entry.name, &options)?;
+            options = self.options_with_defaults(entry.name, options);
+        }
+        let seed = req.seed.unwrap_or_else(rand::random);
+        self.registry.create(&req.kind, &options, seed)?;
+        Ok((options, seed))
+    }
+
+    /// Checks that `kind` offers the AI level `level`; returns it as the
+    /// host will store it.
+    pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
+        check_level(self.registry.get(kind)?.ai_levels, level)
     }
 
     /// Seats a user in a game still in the lobby: the given seat, or the
