@@ -222,3 +222,32 @@ fn a_game_left_in_its_lobby_is_aborted_with_a_word_and_check_passes() {
     let (passed, report) = t.check();
     assert!(passed, "{report}");
 }
+
+#[test]
+fn a_game_that_cannot_be_loaded_is_reported_not_aborted() {
+    let t = Terminal::new();
+    ok(&t.play(&["cards", "--seed", "5"], b"quit\n"));
+    let status = |t: &Terminal| -> String {
+        rusqlite::Connection::open(t.db())
+            .unwrap()
+            .query_row("SELECT status FROM games WHERE id = 1", [], |r| r.get(0))
+            .unwrap()
+    };
+    rusqlite::Connection::open(t.db())
+        .unwrap()
+        .execute(
+            "UPDATE games SET state = '{\"broken\": 1}' WHERE id = 1",
+            [],
+        )
+        .unwrap();
+    let o = t.play(&["cards"], b"quit\n");
+    assert!(!o.status.success(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("game #1 (cards) cannot be loaded"), "{err}");
+    assert!(err.contains("--new"), "{err}");
+    assert_eq!(status(&t), "running", "the game was left alone");
+    // --new replaces it, and says so.
+    let text = ok(&t.play(&["cards", "--new"], b"quit\n"));
+    assert!(text.contains("Aborted game #1 (cards)"), "{text}");
+    assert_eq!(status(&t), "aborted");
+}
