@@ -6,6 +6,7 @@ use super::geo::{Bits, Map, Power, ProvId};
 use super::judge::{
     Dislodgement, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
+use super::order::quoted;
 use super::order::{Order, OrderKind, Unit, UnitKind, parse_order};
 use crate::games::seam::Seat;
 use serde::{Deserialize, Serialize};
@@ -151,18 +152,6 @@ pub const MAX_ID_CHARS: usize = 200;
 pub const MAX_ORDERS: usize = 200;
 /// The longest order text in a record, in characters.
 pub const MAX_ORDER_CHARS: usize = 200;
-/// The longest name (power, unit type, location) quoted back in an error.
-const MAX_QUOTED_CHARS: usize = 40;
-
-/// At most [`MAX_QUOTED_CHARS`] characters of `text`, marked `…` when cut,
-/// so an error never repeats a huge field back.
-fn quoted(text: &str) -> String {
-    match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
-
 /// Refuses a record beyond the limits above, or describing a board that
 /// cannot exist (more units than provinces, too many orders, an overlong
 /// id or order), before any work is done on it. Positions are checked unit
