@@ -251,3 +251,14 @@ fn a_game_that_cannot_be_loaded_is_reported_not_aborted() {
     assert!(text.contains("Aborted game #1 (cards)"), "{text}");
     assert_eq!(status(&t), "aborted");
 }
+
+#[test]
+fn a_huge_ai_level_is_refused_briefly() {
+    let t = Terminal::new();
+    let level = format!("mc:{}", "9".repeat(100_000));
+    let o = t.play(&["battle", "--vs", &level], b"quit\n");
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("There is no AI level"), "{err}");
+    assert!(err.len() < 300, "{} chars", err.len());
+}

@@ -410,19 +410,25 @@ fn require_creator(row: &GameRow, user: &str, what: &str) -> Result<(), HostErro
     }
 }
 
+/// The longest AI level name accepted, in bytes.
+const MAX_LEVEL_CHARS: usize = 40;
+
 /// Accepts a level the engine lists, or one with another parameter
 /// (`mc:500` when the engine lists `mc:1000`).
 fn check_level(levels: &[&str], asked: &str) -> Result<String, HostError> {
     let asked = asked.trim().to_ascii_lowercase();
     let base = asked.split(':').next().unwrap_or("");
-    let known = levels
-        .iter()
-        .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
+    // Levels are short (`mc:1000`); a long one is refused, not stored.
+    let known = asked.len() <= MAX_LEVEL_CHARS
+        && levels
+            .iter()
+            .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
     if known {
         Ok(asked)
     } else {
         Err(HostError::user(format!(
-            "There is no AI level `{asked}`. Levels: {}.",
+            "There is no AI level `{}`. Levels: {}.",
+            super::limits::clip(&asked, MAX_LEVEL_CHARS),
             levels.join(", ")
         )))
     }

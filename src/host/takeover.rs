@@ -110,7 +110,7 @@ impl Host {
         }
         Err(HostError::user(format!(
             "`{}` is not a seat of {}. Name one of {}, or give its number (1 to {count}).",
-            text.trim(),
+            super::limits::clip(text.trim(), 40),
             game_label(&row),
             names.join(", ")
         )))
