@@ -167,3 +167,29 @@ fn canonical_round_trips() {
         assert_eq!(parse_order(m, &o.canonical(m)).unwrap(), o);
     }
 }
+
+/// The longest message a player may send (the host refuses longer ones) is
+/// answered briefly: a few words quoted, a few lines listed, the rest counted.
+#[test]
+fn the_longest_message_gets_a_short_answer() {
+    use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
+    use gamehost::games::seam::Game;
+    use gamehost::host::limits::MAX_ORDERS_CHARS;
+    let g = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
+    let one_word = "x".repeat(MAX_ORDERS_CHARS);
+    let e = g.parse_action(0, &one_word).unwrap_err().to_string();
+    assert!(e.len() < 300, "{} chars: {e}", e.len());
+    let order_word = format!("A Vie {}", "x".repeat(MAX_ORDERS_CHARS - 6));
+    let e = g.parse_action(0, &order_word).unwrap_err().to_string();
+    assert!(e.len() < 300, "{} chars: {e}", e.len());
+    let many_lines = "x\n".repeat(MAX_ORDERS_CHARS / 2);
+    let e = g.parse_action(0, &many_lines).unwrap_err().to_string();
+    assert!(e.contains("1995 more lines not understood"), "{e}");
+    assert!(e.len() < 400, "{} chars: {e}", e.len());
+    // One good order among them: accepted, with a handful of notes.
+    let mixed = format!("A Vie - Gal\n{}", "x\n".repeat(1000));
+    let a = g.parse_action(0, &mixed).unwrap();
+    assert_eq!(a.orders.len(), 1);
+    assert_eq!(a.notes.len(), 6, "{:?}", a.notes);
+    assert!(a.notes[5].contains("995 more"), "{:?}", a.notes);
+}

@@ -314,3 +314,93 @@ proptest! {
         }
     }
 }
+
+/// Options that reach every phase of `kind`: the battle's team draft too.
+fn phase_options(kind: &str, draft: bool) -> Value {
+    match kind {
+        "battle" if draft => serde_json::json!({"pick_teams": true, "team_size": 3}),
+        _ => Value::Null,
+    }
+}
+
+/// Plays `kind` for `turns` turns by random AI moves (which reach drafts,
+/// replacements, retreats and adjustments), then has `seat` forfeit, and
+/// checks the engine stays whole: no panic, every view drawn, the state
+/// round-trips, the seat is out, and what goes on can still be resolved.
+fn forfeit_after(kind: &str, draft: bool, seed: u64, turns: usize, seat: Seat) {
+    let registry = Registry::standard();
+    let mut game = registry
+        .create(kind, &phase_options(kind, draft), seed)
+        .unwrap();
+    let seats = registry
+        .seat_count(kind, &phase_options(kind, draft))
+        .unwrap();
+    let seat = seat % seats;
+    // Random play reaches every phase but Diplomacy's retreats, which need
+    // supported attacks: its default AI makes those.
+    let level = if kind == "diplomacy" || !game.ai_levels().contains(&"random") {
+        game.ai_levels()[0]
+    } else {
+        "random"
+    };
+    for turn in 0..turns {
+        if game.outcome().is_some() || game.awaiting().is_empty() {
+            break;
+        }
+        let actions: BTreeMap<Seat, Value> = game
+            .awaiting()
+            .into_iter()
+            .map(|s| {
+                let budget = gamehost::games::seam::AiBudget::iterations(10);
+                (s, game.ai_action(s, level, budget, seed ^ turn as u64))
+            })
+            .collect();
+        game.resolve(&actions).unwrap();
+    }
+    let in_play = game.outcome().is_none() && game.seat_in_play(seat);
+    let _ = game.forfeit(seat);
+    for viewer in (0..seats).map(Some).chain([None]) {
+        let _ = game.view(viewer);
+    }
+    let json = game.state_json();
+    assert_eq!(registry.load(kind, &json).unwrap().state_json(), json);
+    if game.outcome().is_none() {
+        assert!(!game.seat_in_play(seat), "{kind}: seat {seat} still plays");
+        assert!(
+            !game.awaiting().contains(&seat),
+            "{kind}: seat {seat} still awaited"
+        );
+        // The others play on: one more turn resolves.
+        let actions: BTreeMap<Seat, Value> = game
+            .awaiting()
+            .into_iter()
+            .map(|s| (s, game.default_action(s)))
+            .collect();
+        game.resolve(&actions).unwrap();
+    } else if in_play {
+        // A duel: the other seat won.
+        assert!(
+            !matches!(game.outcome(), Some(gamehost::games::seam::Outcome::Win(w)) if w == seat),
+            "{kind}: the seat that forfeited won"
+        );
+    }
+    // A second forfeit of the same seat changes nothing that could panic.
+    let _ = game.forfeit(seat);
+    let _ = game.view(None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn engines_take_a_forfeit_in_any_phase(
+        seed in any::<u64>(),
+        turns in 0usize..14,
+        seat in 0usize..7,
+        draft in any::<bool>(),
+    ) {
+        for kind in kinds() {
+            forfeit_after(kind, draft, seed, turns, seat);
+        }
+    }
+}

@@ -98,3 +98,25 @@ fn creators_cannot_set_operator_only_options() {
     req.options = serde_json::json!({"team_size": 2});
     host.create_game(req).unwrap();
 }
+
+/// A seat name a player types is quoted back in short, however long.
+#[test]
+fn a_huge_seat_name_is_quoted_back_in_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_at(&dir.path().join("g.db"), Arc::new(ManualClock::at(1_000)));
+    let id = host
+        .create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap();
+    let err = host
+        .seat_by_name(id, &"x".repeat(100_000))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is not a seat"), "{err}");
+    assert!(err.len() < 300, "{} chars", err.len());
+    let err = host
+        .add_ai(id, "alice", Some(&"x".repeat(100_000)), None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("There is no AI level"), "{err}");
+    assert!(err.len() < 300, "{} chars", err.len());
+}

@@ -200,12 +200,21 @@ fn tournament(
     Ok(())
 }
 
-/// Reads and checks the whole problem from `input`.
+/// The largest problem `solve` and `value` read, in bytes: two decks of
+/// 50 cards of up to 8 characters each fit in under 1 KiB; the rest is
+/// room for stray spaces and blank lines.
+pub const MAX_PROBLEM_BYTES: usize = 64 * 1024;
+
+/// Reads and checks the whole problem from `input`, reading no more than
+/// [`MAX_PROBLEM_BYTES`] (+1 to notice a longer input).
 fn read_problem(input: &mut dyn Read) -> anyhow::Result<[Vec<i64>; 2]> {
-    let mut bytes = Vec::new();
-    input
-        .read_to_end(&mut bytes)
-        .context("could not read the problem from stdin")?;
+    let Some(bytes) = crate::host::limits::read_all_capped(input, MAX_PROBLEM_BYTES)
+        .context("could not read the problem from stdin")?
+    else {
+        anyhow::bail!(
+            "the input is larger than {MAX_PROBLEM_BYTES} bytes; expected `n m` and two lines of at most {MAX_DECK} cards"
+        );
+    };
     let text = String::from_utf8(bytes).map_err(|_| {
         anyhow::anyhow!("the input is not UTF-8 text; expected `n m` and two lines of integers")
     })?;

@@ -2,11 +2,15 @@
 
 use crate::games::diplomacy::Diplomacy;
 use crate::games::diplomacy::geo::Map;
-use crate::games::diplomacy::record::{Record, adjudicate_record, game_records};
+use crate::games::diplomacy::record::{
+    MAX_ID_CHARS, MAX_ORDER_CHARS, MAX_RECORD_BYTES, Record, adjudicate_record, check_record,
+    game_records,
+};
 use crate::games::seam::Game;
+use crate::host::limits::{CappedLine, read_all_capped, read_line_capped};
 use crate::host::{Host, TurnActions};
 use anyhow::Context;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 
 /// Diplomacy tools.
@@ -90,26 +94,38 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
     let mut out = std::io::stdout().lock();
     match args.command {
         DiplomacyCommand::Adjudicate { jsonl: false } => {
-            let mut s = String::new();
-            stdin.lock().read_to_string(&mut s)?;
-            let rec: Record = serde_json::from_str(&s).context("reading the record")?;
+            let rec = read_record(&mut stdin.lock())?;
             let res = adjudicate_record(map, &rec).map_err(anyhow::Error::msg)?;
             serde_json::to_writer_pretty(&mut out, &res)?;
             writeln!(out)?;
         }
         DiplomacyCommand::Adjudicate { jsonl: true } => {
-            for (n, line) in stdin.lock().lines().enumerate() {
-                let line = line?;
+            let mut input = stdin.lock();
+            for n in 1.. {
+                let line = match read_line_capped(&mut input, MAX_RECORD_BYTES)? {
+                    CappedLine::Text(line) => line,
+                    CappedLine::End => break,
+                    CappedLine::TooLong => anyhow::bail!(
+                        "line {n}: a record is at most {MAX_RECORD_BYTES} bytes; this line is longer"
+                    ),
+                    CappedLine::NotUtf8 => {
+                        anyhow::bail!("line {n}: not UTF-8 text; records are JSON")
+                    }
+                };
                 if line.trim().is_empty() {
                     continue;
                 }
                 let rec: Record =
-                    serde_json::from_str(&line).with_context(|| format!("line {}", n + 1))?;
+                    serde_json::from_str(&line).with_context(|| format!("line {n}"))?;
                 match adjudicate_record(map, &rec) {
                     Ok(res) => serde_json::to_writer(&mut out, &res)?,
                     Err(e) => serde_json::to_writer(
                         &mut out,
-                        &serde_json::json!({"id": rec.id, "error": e}),
+                        // The id is echoed only as long as it may be.
+                        &serde_json::json!({
+                            "id": rec.id.map(|i| i.chars().take(MAX_ID_CHARS).collect::<String>()),
+                            "error": e,
+                        }),
                     )?,
                 }
                 writeln!(out)?;
@@ -192,23 +208,35 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                     let n = phase.unwrap_or(records.len() - 1);
                     pick_phase(&records, id, n)?.clone()
                 }
-                None => {
-                    let mut s = String::new();
-                    stdin.lock().read_to_string(&mut s)?;
-                    serde_json::from_str(&s).context("reading the record")?
-                }
+                None => read_record(&mut stdin.lock())?,
             };
             let pos = record_position(map, &rec, orders).map_err(anyhow::Error::msg)?;
             let png = crate::render::diplomacy::render_position_png(&pos)?;
             out.write_all(&png)?;
         }
         DiplomacyCommand::Parse => {
-            for line in stdin.lock().lines() {
-                let line = line?;
+            let mut input = stdin.lock();
+            for n in 1.. {
+                let line = match read_line_capped(&mut input, MAX_ORDER_LINE_BYTES)? {
+                    CappedLine::Text(line) => line,
+                    CappedLine::End => break,
+                    CappedLine::TooLong => {
+                        writeln!(
+                            out,
+                            "error: line {n} is longer than {MAX_ORDER_CHARS} characters; an order is one line like `A Par - Bur`"
+                        )?;
+                        continue;
+                    }
+                    CappedLine::NotUtf8 => {
+                        writeln!(out, "error: line {n} is not UTF-8 text")?;
+                        continue;
+                    }
+                };
+                let line = line.trim_end_matches(['\n', '\r']);
                 if line.trim().is_empty() {
                     continue;
                 }
-                match crate::games::diplomacy::order::parse_order(map, &line) {
+                match crate::games::diplomacy::order::parse_order(map, line) {
                     Ok(o) => writeln!(out, "{}", o.canonical(map))?,
                     Err(e) => writeln!(out, "error: {e}")?,
                 }
@@ -216,6 +244,21 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
         }
     }
     Ok(())
+}
+
+/// The longest line `parse` reads: an order of [`MAX_ORDER_CHARS`]
+/// characters at four bytes each, with its line ending.
+const MAX_ORDER_LINE_BYTES: usize = MAX_ORDER_CHARS * 4 + 2;
+
+/// Reads one record (JSON) from `input`, refusing more than
+/// [`MAX_RECORD_BYTES`] without reading further.
+fn read_record(input: &mut impl Read) -> anyhow::Result<Record> {
+    let Some(bytes) = read_all_capped(input, MAX_RECORD_BYTES)? else {
+        anyhow::bail!(
+            "the record is larger than {MAX_RECORD_BYTES} bytes; a real one (a full board with its orders) is a few kilobytes"
+        );
+    };
+    serde_json::from_slice(&bytes).context("reading the record")
 }
 
 /// Opens the host on the configured database, or on `db` if given.
@@ -267,12 +310,9 @@ pub fn record_position(
     with_orders: bool,
 ) -> Result<crate::render::diplomacy::MapPosition, String> {
     use crate::games::diplomacy::geo::Power;
-    use crate::games::diplomacy::record::{RecUnit, unit_from};
-    let units = rec
-        .units
-        .iter()
-        .map(|u| unit_from(map, u))
-        .collect::<Result<Vec<_>, _>>()?;
+    use crate::games::diplomacy::record::{RecUnit, unit_from, units_from};
+    check_record(map, rec)?;
+    let units = units_from(map, &rec.units)?;
     let dislodged = rec
         .dislodged
         .iter()
@@ -289,11 +329,15 @@ pub fn record_position(
         .collect::<Result<Vec<_>, _>>()?;
     let mut owners = vec![None; map.province_count()];
     for (p, cs) in &rec.supply_centers {
-        let power = Power::parse(p).ok_or_else(|| format!("unknown power {p}"))?;
+        let power = Power::parse(p)
+            .ok_or_else(|| format!("unknown power {}", p.chars().take(40).collect::<String>()))?;
         for c in cs {
-            let l = map
-                .loc_by_abbr(c)
-                .ok_or_else(|| format!("unknown province {c}"))?;
+            let l = map.loc_by_abbr(c).ok_or_else(|| {
+                format!(
+                    "unknown province {}",
+                    c.chars().take(40).collect::<String>()
+                )
+            })?;
             owners[map.prov_of(l) as usize] = Some(power);
         }
     }

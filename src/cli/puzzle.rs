@@ -4,8 +4,9 @@
 use crate::games::puzzle::record::{self, PairResult, ReplayReport};
 use crate::games::puzzle::{PuzzleDuel, PuzzleOptions, notation};
 use crate::games::seam::{AiBudget, Game};
+use crate::host::limits::read_all_capped;
 use anyhow::{Context, bail};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -143,13 +144,21 @@ pub fn run(args: PuzzleArgs) -> anyhow::Result<()> {
             }
         }
         PuzzleCommand::Replay { file } => {
-            let mut text = String::new();
-            if file.as_os_str() == "-" {
-                std::io::stdin().read_to_string(&mut text)?;
+            let max = record::MAX_RECORD_BYTES;
+            let bytes = if file.as_os_str() == "-" {
+                read_all_capped(&mut std::io::stdin().lock(), max)?
             } else {
-                text = std::fs::read_to_string(&file)
+                let mut f = std::fs::File::open(&file)
                     .with_context(|| format!("reading {}", file.display()))?;
-            }
+                read_all_capped(&mut f, max)
+                    .with_context(|| format!("reading {}", file.display()))?
+            };
+            let Some(bytes) = bytes else {
+                bail!("the record is larger than {max} bytes; the longest game is far shorter");
+            };
+            let text = String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!("the record is not UTF-8 text; records are JSON lines")
+            })?;
             match record::replay(&text).map_err(|e| anyhow::anyhow!(e))? {
                 ReplayReport::Ok { actions, result } => {
                     writeln!(

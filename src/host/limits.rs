@@ -6,11 +6,16 @@
 //! flood gets one polite warning, then silence until the bucket refills.
 
 use std::collections::HashMap;
+use std::io::{BufRead, Read};
 
 /// Longest Diplomacy order message (one order per line, a whole power's orders).
 pub const MAX_ORDERS_CHARS: usize = 4000;
 /// Longest action text for every other game.
 pub const MAX_ACTION_CHARS: usize = 200;
+
+/// Longest game options a creator may give, in characters of JSON (the
+/// largest real ones, two fixed battle teams, take a few hundred).
+pub const MAX_OPTIONS_CHARS: usize = 2000;
 
 /// The longest message accepted from a player of `kind`, in characters.
 pub fn max_message_chars(kind: &str) -> usize {
@@ -33,6 +38,85 @@ pub fn check_message_size(kind: &str, text: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The longest line, in bytes, a front-end reading text (the terminal)
+/// accepts: the longest message of any game at four bytes per character,
+/// plus a line ending. Longer lines are skipped without being kept.
+pub const MAX_LINE_BYTES: usize = MAX_ORDERS_CHARS * 4 + 2;
+
+/// One line read with a byte cap (see [`read_line_capped`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CappedLine {
+    /// A whole line of UTF-8 text, with its line ending.
+    Text(String),
+    /// The input ended.
+    End,
+    /// The line was longer than the cap; it was read past and dropped.
+    TooLong,
+    /// The line is not UTF-8 text; it was dropped.
+    NotUtf8,
+}
+
+/// Reads one line of at most `max_bytes` bytes (line ending included),
+/// keeping at most `max_bytes + 1` bytes in memory whatever the input: a
+/// longer line is consumed up to its end and reported as too long.
+pub fn read_line_capped<R: BufRead + ?Sized>(
+    input: &mut R,
+    max_bytes: usize,
+) -> std::io::Result<CappedLine> {
+    let mut buf = Vec::new();
+    let n = (&mut *input)
+        .take(max_bytes as u64 + 1)
+        .read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(CappedLine::End);
+    }
+    if buf.len() > max_bytes {
+        if buf.last() != Some(&b'\n') {
+            skip_line(input)?;
+        }
+        return Ok(CappedLine::TooLong);
+    }
+    Ok(String::from_utf8(buf).map_or(CappedLine::NotUtf8, CappedLine::Text))
+}
+
+/// Consumes the input up to and including the next line ending.
+fn skip_line<R: BufRead + ?Sized>(input: &mut R) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        if let Some(i) = buf.iter().position(|b| *b == b'\n') {
+            input.consume(i + 1);
+            return Ok(());
+        }
+        let len = buf.len();
+        input.consume(len);
+    }
+}
+
+/// Reads the whole input if it has at most `max_bytes` bytes; `None` when
+/// it has more (then at most `max_bytes + 1` bytes were read and kept).
+pub fn read_all_capped<R: Read + ?Sized>(
+    input: &mut R,
+    max_bytes: usize,
+) -> std::io::Result<Option<Vec<u8>>> {
+    let mut buf = Vec::new();
+    (&mut *input)
+        .take(max_bytes as u64 + 1)
+        .read_to_end(&mut buf)?;
+    Ok((buf.len() <= max_bytes).then_some(buf))
+}
+
+/// At most `max` characters of `text` for an error message, marked with
+/// `…` when cut: a refusal must not repeat a megabyte back.
+pub fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 /// What to do with one message from a user.
@@ -176,6 +260,37 @@ mod tests {
         assert_eq!(l.tracked(), 1, "a is full again, b is not");
         l.forget_idle(10_000);
         assert_eq!(l.tracked(), 0);
+    }
+
+    #[test]
+    fn lines_are_read_up_to_the_cap_and_longer_ones_skipped() {
+        let mut bytes = format!(
+            "{}\n{}\n{}\nok\n",
+            "a".repeat(9),
+            "b".repeat(10),
+            "c".repeat(100_000)
+        )
+        .into_bytes();
+        bytes.extend_from_slice(b"\xe9t\xe9\n");
+        let mut input = std::io::Cursor::new(bytes);
+        let mut next = || read_line_capped(&mut input, 10).unwrap();
+        assert_eq!(next(), CappedLine::Text(format!("{}\n", "a".repeat(9))));
+        assert_eq!(next(), CappedLine::TooLong);
+        assert_eq!(next(), CappedLine::TooLong);
+        assert_eq!(next(), CappedLine::Text("ok\n".into()));
+        assert_eq!(next(), CappedLine::NotUtf8);
+        assert_eq!(next(), CappedLine::End);
+    }
+
+    #[test]
+    fn whole_inputs_are_read_up_to_the_cap() {
+        assert_eq!(
+            read_all_capped(&mut "abc".as_bytes(), 3).unwrap(),
+            Some(b"abc".to_vec())
+        );
+        assert_eq!(read_all_capped(&mut "abcd".as_bytes(), 3).unwrap(), None);
+        assert_eq!(clip("abcdef", 3), "abc…");
+        assert_eq!(clip("abc", 3), "abc");
     }
 
     #[test]

@@ -12,13 +12,9 @@ impl Host {
     /// Creates a game in a channel (one active game per channel) and, if
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
-        if let Ok(entry) = self.registry.get(&req.kind) {
-            self.registry.check_option_keys(entry.name, &req.options)?;
-        }
-        let seed = req.seed.unwrap_or_else(rand::random);
-        // Build the engine once now so bad options are refused at creation,
-        // not at start.
-        self.registry.create(&req.kind, &req.options, seed)?;
+        let mut req = req;
+        let (options, seed) = self.check_new_game(&req)?;
+        req.options = options;
         let kind = self.registry.get(&req.kind).map(|e| e.name)?;
         let now = self.now();
         self.store.write(|tx| {
@@ -57,6 +53,32 @@ impl Host {
             self.announce_lobby(tx, &row, format!("{} created {}.", req.creator_name, game_label(&row)))?;
             Ok(id)
         })
+    }
+
+    /// Checks a request for a new game without creating anything: the kind,
+    /// the option keys and values (by building the engine once, so bad
+    /// options are refused at creation, not at start). Returns the options
+    /// and the seed to use.
+    pub fn check_new_game(&self, req: &NewGame) -> Result<(serde_json::Value, u64), HostError> {
+        let max = super::limits::MAX_OPTIONS_CHARS;
+        if req.options.to_string().chars().count() > max {
+            return Err(HostError::user(format!(
+                "The options are too long: at most {max} characters of JSON are accepted."
+            )));
+        }
+        let options = req.options.clone();
+        if let Ok(entry) = self.registry.get(&req.kind) {
+            self.registry.check_option_keys(entry.name, &options)?;
+        }
+        let seed = req.seed.unwrap_or_else(rand::random);
+        self.registry.create(&req.kind, &options, seed)?;
+        Ok((options, seed))
+    }
+
+    /// Checks that `kind` offers the AI level `level`; returns it as the
+    /// host will store it.
+    pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
+        check_level(self.registry.get(kind)?.ai_levels, level)
     }
 
     /// Seats a user in a game still in the lobby: the given seat, or the
@@ -377,19 +399,25 @@ fn require_creator(row: &GameRow, user: &str, what: &str) -> Result<(), HostErro
     }
 }
 
+/// The longest AI level name accepted, in bytes.
+const MAX_LEVEL_CHARS: usize = 40;
+
 /// Accepts a level the engine lists, or one with another parameter
 /// (`mc:500` when the engine lists `mc:1000`).
 fn check_level(levels: &[&str], asked: &str) -> Result<String, HostError> {
     let asked = asked.trim().to_ascii_lowercase();
     let base = asked.split(':').next().unwrap_or("");
-    let known = levels
-        .iter()
-        .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
+    // Levels are short (`mc:1000`); a long one is refused, not stored.
+    let known = asked.len() <= MAX_LEVEL_CHARS
+        && levels
+            .iter()
+            .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
     if known {
         Ok(asked)
     } else {
         Err(HostError::user(format!(
-            "There is no AI level `{asked}`. Levels: {}.",
+            "There is no AI level `{}`. Levels: {}.",
+            super::limits::clip(&asked, MAX_LEVEL_CHARS),
             levels.join(", ")
         )))
     }

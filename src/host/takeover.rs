@@ -110,7 +110,7 @@ impl Host {
         }
         Err(HostError::user(format!(
             "`{}` is not a seat of {}. Name one of {}, or give its number (1 to {count}).",
-            text.trim(),
+            super::limits::clip(text.trim(), 40),
             game_label(&row),
             names.join(", ")
         )))
@@ -254,7 +254,9 @@ impl Host {
                 self.prompt(tx, &row, engine.as_ref(), s, &user)?;
             }
         }
-        Ok(())
+        // The newcomer may have nothing to do this phase while every other
+        // seat is done: then the phase is complete now.
+        self.resolve_if_complete(tx, row.id)
     }
 }
 

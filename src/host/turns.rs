@@ -61,6 +61,10 @@ impl AiTask {
     }
 }
 
+/// The most turns [`Host::resolve_if_complete`] resolves in a row without
+/// anyone acting.
+const MAX_CHAINED_RESOLUTIONS: usize = 8;
+
 /// What happened when a deadline or reminder fell due.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeadlineEvent {
@@ -795,6 +799,41 @@ impl Host {
                 p.turn = after.turn;
                 tx.upsert_pending(row.id, &p)?;
             }
+        }
+        self.resolve_if_complete(tx, row.id)
+    }
+
+    /// Resolves the current turn when nothing is left to wait for: every
+    /// seat it awaits already has a final action in, or it awaits no seat
+    /// at all though the game goes on. A forfeit, a takeover or an AI put
+    /// in a seat can leave a turn like that, and no submit would ever come
+    /// to resolve it. Repeats while the next turn is the same (bounded).
+    pub(super) fn resolve_if_complete(
+        &self,
+        tx: &Tx<'_>,
+        game_id: GameId,
+    ) -> Result<(), HostError> {
+        // Enough for any real chain (a retreat and an adjustment phase
+        // nobody has to act in); an engine awaiting nobody forever stops here.
+        for _ in 0..MAX_CHAINED_RESOLUTIONS {
+            let row = require_game(tx, game_id)?;
+            if row.status != GameStatus::Running {
+                return Ok(());
+            }
+            let engine = self.engine_of(&row)?;
+            if engine.outcome().is_some() {
+                return Ok(());
+            }
+            let finals: BTreeMap<Seat, Value> = current_pending(tx, &row)?
+                .into_iter()
+                .filter(|(_, (_, f))| *f)
+                .map(|(s, (a, _))| (s, a))
+                .collect();
+            if !engine.awaiting().iter().all(|s| finals.contains_key(s)) {
+                return Ok(());
+            }
+            let seats = tx.seats(game_id)?;
+            self.resolve_turn(tx, &row, engine, &seats, finals)?;
         }
         Ok(())
     }

@@ -179,7 +179,8 @@ impl RawGame {
             .ok_or_else(|| corrupt(format!("unknown timeout policy `{}`", self.timeout_policy)))?;
         let turn = u32::try_from(self.turn)
             .map_err(|_| corrupt(format!("turn {} out of range", self.turn)))?;
-        if status != GameStatus::Lobby && self.state.is_none() {
+        // A game aborted in its lobby was never started, so it has no state.
+        if !matches!(status, GameStatus::Lobby | GameStatus::Aborted) && self.state.is_none() {
             return Err(corrupt(format!("a {} game has no state", self.status)));
         }
         Ok(GameRow {

@@ -5,11 +5,16 @@
 //! channel (`terminal:<user>`), seats the player and the AI, submits what the
 //! player types, lets the AI move, and prints the game's announcements from
 //! the outbox (marking them delivered). An unfinished game is resumed the
-//! next time the same user plays the same kind.
+//! next time the same user plays the same kind; games of different kinds
+//! live side by side (one channel `terminal:<user>:<kind>` each).
+//!
+//! Everything the command line asks for is checked before anything in the
+//! database changes, and a game is never aborted without saying so.
 
 use crate::config::Config;
+use crate::host::limits::{CappedLine, MAX_LINE_BYTES, read_line_capped};
 use crate::host::{AnnouncementKind, GameId, Host, HostError, NewGame};
-use crate::store::{GameStatus, Target, TimeoutPolicy};
+use crate::store::{GameRow, GameStatus, Target, TimeoutPolicy};
 use std::io::{BufRead, Write};
 
 /// Options of `gamehost play`.
@@ -29,7 +34,8 @@ pub struct PlayArgs {
     /// Engine options: a JSON object, e.g. '{"team_size": 2}', or `key=value` pairs.
     #[arg(long)]
     pub options: Option<String>,
-    /// Start a new game even if an unfinished one exists (the old one is aborted).
+    /// Start a new game even if an unfinished one of this kind exists (the
+    /// old one is aborted, and the terminal says so).
     #[arg(long)]
     pub new: bool,
     /// Keep the game in this database instead of the configured one.
@@ -63,7 +69,7 @@ pub fn play(
     mut out: impl Write,
 ) -> anyhow::Result<()> {
     let user = local_user();
-    let channel = format!("terminal:{user}");
+    let channel = user_channel(&user);
     let game_id = open_game(host, args, &user, &channel, &mut out)?;
     writeln!(out, "Type `help` for commands.")?;
     loop {
@@ -92,14 +98,30 @@ pub fn play(
         }
         write!(out, "> ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
-            writeln!(
-                out,
-                "\nInput ended; game #{game_id} is saved. Resume with the same command."
-            )?;
-            return Ok(());
-        }
+        let line = match read_line_capped(&mut input, MAX_LINE_BYTES)? {
+            CappedLine::Text(line) => line,
+            CappedLine::End => {
+                writeln!(
+                    out,
+                    "\nInput ended; game #{game_id} is saved. Resume with the same command."
+                )?;
+                return Ok(());
+            }
+            CappedLine::TooLong => {
+                writeln!(
+                    out,
+                    "That line is too long (more than {MAX_LINE_BYTES} bytes); it was ignored. Type your move again."
+                )?;
+                continue;
+            }
+            CappedLine::NotUtf8 => {
+                writeln!(
+                    out,
+                    "That line is not UTF-8 text; it was ignored. Type your move again."
+                )?;
+                continue;
+            }
+        };
         let line = line.trim();
         match line.to_ascii_lowercase().as_str() {
             "" => continue,
@@ -117,7 +139,29 @@ pub fn play(
                 return Ok(());
             }
             "board" => print_view(host, game_id, &user, &mut out)?,
-            "forfeit" | "resign" => host.forfeit(game_id, &user)?,
+            "forfeit" | "resign" => {
+                match host.forfeit(game_id, &user) {
+                    Ok(()) => {}
+                    Err(e) if e.is_user_error() => {
+                        writeln!(out, "{e}")?;
+                        continue;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+                deliver(host, game_id, &user, &mut out)?;
+                if host.game(game_id)?.status == GameStatus::Running {
+                    // A game that goes on without the player (Diplomacy):
+                    // nobody is left at this terminal to follow it.
+                    host.abort(game_id, &user, true)?;
+                    discard_unsent(host, game_id)?;
+                    writeln!(
+                        out,
+                        "You left game #{game_id}. The others would play on without you, but nobody \
+                         is left here to follow them, so the game is closed (aborted)."
+                    )?;
+                    return Ok(());
+                }
+            }
             _ => match host.submit(Some(game_id), &user, line) {
                 Ok(r) => {
                     if !r.resolved {
@@ -132,6 +176,10 @@ pub fn play(
 }
 
 /// Resumes the user's unfinished game of this kind or creates a new one.
+///
+/// The kind, the options, the seat and the AI level are all checked first;
+/// only then may an old game be aborted (with `--new`, saying so) and a new
+/// one created. Games of other kinds are left alone.
 fn open_game(
     host: &Host,
     args: &PlayArgs,
@@ -140,8 +188,68 @@ fn open_game(
     out: &mut impl Write,
 ) -> anyhow::Result<GameId> {
     let kind = host.registry().get(&args.kind)?.name;
-    if let Some(g) = host.game_in_channel(channel)? {
-        if g.kind == kind && g.status == GameStatus::Running && !args.new {
+    let channel = format!("{channel}:{kind}");
+    let max = crate::host::limits::MAX_OPTIONS_CHARS;
+    if args
+        .options
+        .as_ref()
+        .is_some_and(|t| t.chars().count() > max)
+    {
+        anyhow::bail!("--options is longer than {max} characters; real options take a few hundred");
+    }
+    let options = match &args.options {
+        Some(text) => crate::host::options::parse_game_options(text)
+            .map_err(|e| anyhow::anyhow!("--options: {e}"))?,
+        None => serde_json::Value::Null,
+    };
+    let request = NewGame {
+        kind: kind.to_string(),
+        guild_id: None,
+        channel_id: channel.clone(),
+        creator_id: user.to_string(),
+        creator_name: user.to_string(),
+        options,
+        seed: args.seed,
+        turn_seconds: None,
+        timeout_policy: TimeoutPolicy::Default,
+        creator_plays: false,
+    };
+    let (options, _) = host
+        .check_new_game(&request)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let seats = host.registry().seat_count(kind, &options)?;
+    if !(1..=seats).contains(&args.seat) {
+        anyhow::bail!(
+            "{kind} has seats 1 to {seats}; --seat {} does not exist",
+            args.seat
+        );
+    }
+    let mine = args.seat - 1;
+    let level = match args.vs.as_str() {
+        "ai" => None,
+        asked => Some(
+            host.check_ai_level(kind, asked)
+                .map_err(|e| anyhow::anyhow!("--vs: {e}"))?,
+        ),
+    };
+    // Before gamehost kept one channel per kind, every kind shared this one.
+    let legacy = user_channel(user);
+    for ch in [channel.as_str(), legacy.as_str()] {
+        let Some(g) = host.game_in_channel(ch)? else {
+            continue;
+        };
+        if g.kind != kind {
+            continue;
+        }
+        if g.status == GameStatus::Running && !args.new {
+            if let Err(e) = host.view(g.id, Some(user)) {
+                anyhow::bail!(
+                    "game #{} ({}) cannot be loaded: {e}. Run `gamehost check`; \
+                     `--new` aborts it and starts a new game",
+                    g.id,
+                    g.kind
+                );
+            }
             writeln!(
                 out,
                 "Resuming game #{} ({}). Use --new for a fresh one.",
@@ -150,53 +258,65 @@ fn open_game(
             print_view(host, g.id, user, out)?;
             return Ok(g.id);
         }
-        host.abort(g.id, user, true)?;
-        host.unsent_of_game(g.id)?
-            .iter()
-            .try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
+        abort_saying_why(host, &g, user, out)?;
     }
-    let options = match &args.options {
-        Some(text) => crate::host::options::parse_game_options(text)
-            .map_err(|e| anyhow::anyhow!("--options: {e}"))?,
-        None => serde_json::Value::Null,
-    };
-    let id = host.create_game(NewGame {
-        kind: kind.to_string(),
-        guild_id: None,
-        channel_id: channel.to_string(),
-        creator_id: user.to_string(),
-        creator_name: user.to_string(),
-        options,
-        seed: args.seed,
-        turn_seconds: None,
-        timeout_policy: TimeoutPolicy::Default,
-        creator_plays: false,
-    })?;
-    let seats = host
-        .registry()
-        .seat_count(kind, &serde_json::from_str(&host.game(id)?.options)?)?;
-    let mine = args.seat.saturating_sub(1);
-    if mine >= seats {
+    let id = host.create_game(NewGame { options, ..request })?;
+    if let Err(e) = seat_everyone(host, id, user, mine, seats, level.as_deref()) {
+        // Checked above, so this is a fault, not a bad argument: say what
+        // became of the half-made game.
         host.abort(id, user, true)?;
-        anyhow::bail!(
-            "{kind} has seats 1 to {seats}; --seat {} does not exist",
-            args.seat
-        );
+        discard_unsent(host, id)?;
+        anyhow::bail!("game #{id} could not be set up and was aborted: {e}");
     }
-    host.join(id, user, user, Some(mine))?;
-    let level = if args.vs == "ai" {
-        None
-    } else {
-        Some(args.vs.as_str())
-    };
-    for seat in (0..seats).filter(|s| *s != mine) {
-        if let Err(e) = host.add_ai(id, user, level, Some(seat)) {
-            host.abort(id, user, true)?;
-            return Err(e.into());
-        }
-    }
-    host.start(id, user)?;
     Ok(id)
+}
+
+/// The channel of a user's terminal games (one per kind below it).
+fn user_channel(user: &str) -> String {
+    format!("terminal:{user}")
+}
+
+/// Aborts an unfinished game that `--new` replaces (or one left in its
+/// lobby by an interrupted setup), and says so.
+fn abort_saying_why(
+    host: &Host,
+    g: &GameRow,
+    user: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    host.abort(g.id, user, true)?;
+    discard_unsent(host, g.id)?;
+    let why = if g.status == GameStatus::Lobby {
+        "it was never started (its setup was interrupted)"
+    } else {
+        "--new asks for a fresh one"
+    };
+    writeln!(out, "Aborted game #{} ({}): {why}.", g.id, g.kind)?;
+    Ok(())
+}
+
+/// Marks a game's announcements delivered without printing them.
+fn discard_unsent(host: &Host, game_id: GameId) -> anyhow::Result<()> {
+    host.unsent_of_game(game_id)?
+        .iter()
+        .try_for_each(|i| host.mark_sent(i.id).map(|_| ()))?;
+    Ok(())
+}
+
+/// Seats the user and the AIs in a new game and starts it.
+fn seat_everyone(
+    host: &Host,
+    id: GameId,
+    user: &str,
+    mine: usize,
+    seats: usize,
+    level: Option<&str>,
+) -> Result<(), HostError> {
+    host.join(id, user, user, Some(mine))?;
+    for seat in (0..seats).filter(|s| *s != mine) {
+        host.add_ai(id, user, level, Some(seat))?;
+    }
+    host.start(id, user)
 }
 
 fn print_view(

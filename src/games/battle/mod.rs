@@ -371,7 +371,8 @@ impl Game for Battle {
         let r = Res::Win(1 - seat as u8);
         self.pos.result = Some(r);
         self.pos.need = [false, false];
-        self.draft = None;
+        // The draft stays: with teams not yet complete there is no battle
+        // to show, only the picks made before the forfeit.
         TurnReport {
             public: format!("Player {} forfeits. Player {} wins.", seat + 1, 2 - seat),
             ..Default::default()

@@ -423,14 +423,30 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             .filter(|&x| d.picks[x].len() < d.size)
             .map(|x| format!("Player {}", x + 1))
             .collect();
+        let status = match b.pos.result {
+            Some(r) => format!("{} (during the team draft)", over_status(r)),
+            None => format!("Team draft: waiting for {}.", waiting.join(" and ")),
+        };
         return View {
             board,
-            status: format!("Team draft: waiting for {}.", waiting.join(" and ")),
+            status,
             choices,
         };
     }
     let ctx = &b.ctx;
     let pos = &b.pos;
+    if ctx.teams.iter().any(Vec::is_empty) {
+        // A battle that ended in its draft (stored before the draft was
+        // kept on a forfeit): there is no active monster to show.
+        let status = pos
+            .result
+            .map_or_else(|| "The teams are not complete.".to_string(), over_status);
+        return View {
+            board: "The battle ended before the teams were complete.\n".into(),
+            status,
+            choices,
+        };
+    }
     let mut board = format!("Turn {} of {}\n", pos.turn + 1, ctx.turn_limit);
     for x in 0..2 {
         let m = ctx.active(pos, x);
@@ -500,6 +516,14 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
         board,
         status,
         choices,
+    }
+}
+
+/// The status line of a battle that ended (by win or draw) outside a turn.
+fn over_status(r: Res) -> String {
+    match r {
+        Res::Win(x) => format!("Player {} won.", x + 1),
+        Res::Draw => "Draw.".into(),
     }
 }
 

@@ -128,6 +128,9 @@ pub struct Diplomacy {
     rng: ChaCha8Rng,
 }
 
+/// The most refused lines one message's answer lists (the rest are counted).
+const MAX_ERRORS_LISTED: usize = 5;
+
 /// Consecutive missed movement phases that put a power in civil disorder.
 pub const MISSES_FOR_DISORDER: u8 = 2;
 
@@ -251,7 +254,8 @@ impl Diplomacy {
         let wrong_phase = |what: &str| {
             err(
                 format!(
-                    "`{line}` is {what}, but this is the {} phase.",
+                    "`{}` is {what}, but this is the {} phase.",
+                    super::order::quoted(line),
                     self.phase_name()
                 ),
                 match self.phase {
@@ -714,6 +718,10 @@ impl Game for Diplomacy {
                 Err(e) => errors.push(e),
             }
         }
+        // A message of thousands of bad lines is answered with a few of
+        // them and a count, not thousands of errors.
+        let unlisted = errors.len().saturating_sub(MAX_ERRORS_LISTED);
+        let more = (unlisted > 0).then(|| format!("({unlisted} more lines not understood.)"));
         if !any_ok {
             return Err(match errors.len() {
                 0 => err("No orders found.", self.hint(power)),
@@ -721,17 +729,20 @@ impl Game for Diplomacy {
                 _ => err(
                     errors
                         .iter()
+                        .take(MAX_ERRORS_LISTED)
                         .map(|e| e.problem.clone())
+                        .chain(more)
                         .collect::<Vec<_>>()
                         .join(" "),
                     errors[0].expected.clone(),
                 ),
             });
         }
-        for e in errors {
+        for e in errors.iter().take(MAX_ERRORS_LISTED) {
             a.notes
                 .push(format!("Not accepted: {} {}", e.problem, e.expected));
         }
+        a.notes.extend(more);
         Ok(a)
     }
 

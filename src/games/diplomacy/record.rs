@@ -6,6 +6,7 @@ use super::geo::{Bits, Map, Power, ProvId};
 use super::judge::{
     Dislodgement, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
+use super::order::quoted;
 use super::order::{Order, OrderKind, Unit, UnitKind, parse_order};
 use crate::games::seam::Seat;
 use serde::{Deserialize, Serialize};
@@ -139,18 +140,146 @@ pub struct RecOutput {
     pub preceding_movement: Option<Box<RecOutput>>,
 }
 
-/// Converts a record unit to a board unit.
+/// The largest record `adjudicate` and `render` read, in bytes (a line of
+/// `adjudicate --jsonl` included): a real one, a full board with its orders
+/// and centres, is a few kilobytes.
+pub const MAX_RECORD_BYTES: usize = 256 * 1024;
+/// The longest record id, in characters (`render` writes it as the title).
+pub const MAX_ID_CHARS: usize = 200;
+/// The most orders one record (or its preceding movement) may carry: 34
+/// units is a full board; the margin leaves room for the illegal and
+/// repeated orders test cases give.
+pub const MAX_ORDERS: usize = 200;
+/// The longest order text in a record, in characters.
+pub const MAX_ORDER_CHARS: usize = 200;
+/// Refuses a record beyond the limits above, or describing a board that
+/// cannot exist (more units than provinces, too many orders, an overlong
+/// id or order), before any work is done on it. Positions are checked unit
+/// by unit as they are read ([`units_from`]).
+pub fn check_record(map: &Map, rec: &Record) -> Result<(), String> {
+    if let Some(id) = &rec.id
+        && id.chars().take(MAX_ID_CHARS + 1).count() > MAX_ID_CHARS
+    {
+        return Err(format!(
+            "the id is longer than {MAX_ID_CHARS} characters; give a short name"
+        ));
+    }
+    let provinces = map.province_count();
+    let count = |what: &str, n: usize, max: usize, why: &str| {
+        if n > max {
+            Err(format!("the record has {n} {what}; at most {max} {why}"))
+        } else {
+            Ok(())
+        }
+    };
+    let one_each = "(one per province)";
+    let mut boards = vec![(&rec.units, &rec.orders, "")];
+    if let Some(pm) = &rec.preceding_movement {
+        boards.push((&pm.units, &pm.orders, "preceding-movement "));
+    }
+    for (units, orders, of) in boards {
+        count(&format!("{of}units"), units.len(), provinces, one_each)?;
+        count(
+            &format!("{of}orders"),
+            orders.len(),
+            MAX_ORDERS,
+            "are accepted",
+        )?;
+        if let Some((i, _)) = orders
+            .iter()
+            .enumerate()
+            .find(|(_, o)| o.text.chars().take(MAX_ORDER_CHARS + 1).count() > MAX_ORDER_CHARS)
+        {
+            return Err(format!(
+                "{of}order {} is longer than {MAX_ORDER_CHARS} characters; an order is one line like `A Par - Bur`",
+                i + 1
+            ));
+        }
+    }
+    count("dislodged units", rec.dislodged.len(), provinces, one_each)?;
+    count("standoffs", rec.standoffs.len(), provinces, one_each)?;
+    let centres: usize = rec.supply_centers.values().map(Vec::len).sum();
+    count("supply centres", centres, provinces, one_each)?;
+    Ok(())
+}
+
+/// Converts a record unit to a board unit, refusing a unit that cannot
+/// stand where the record puts it: an army at sea or on a named coast, a
+/// fleet inland, a fleet in a split-coast province without its coast.
 pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
-    let power = Power::parse(&u.power).ok_or_else(|| format!("unknown power {}", u.power))?;
+    use super::geo::Terrain;
+    let power =
+        Power::parse(&u.power).ok_or_else(|| format!("unknown power {}", quoted(&u.power)))?;
     let kind = match u.kind.to_ascii_uppercase().as_str() {
         "A" | "ARMY" => UnitKind::Army,
         "F" | "FLEET" => UnitKind::Fleet,
-        k => return Err(format!("unknown unit type {k}")),
+        _ => {
+            return Err(format!(
+                "unknown unit type {}; expected A or F",
+                quoted(&u.kind)
+            ));
+        }
     };
     let loc = map
         .loc_by_abbr(&u.at)
-        .ok_or_else(|| format!("unknown location {}", u.at))?;
+        .ok_or_else(|| format!("unknown location {}", quoted(&u.at)))?;
+    let l = map.loc(loc);
+    let prov = map.prov(l.prov);
+    let fits = match kind {
+        UnitKind::Army => {
+            matches!(prov.terrain, Terrain::Land | Terrain::Coast) && l.coast.is_none()
+        }
+        UnitKind::Fleet => {
+            matches!(prov.terrain, Terrain::Sea | Terrain::Coast)
+                && (prov.coasts.is_empty() == l.coast.is_none())
+        }
+    };
+    if !fits {
+        let hint = match (kind, prov.terrain) {
+            (UnitKind::Army, Terrain::Sea) => "an army cannot be at sea".to_string(),
+            (UnitKind::Army, _) if l.coast.is_some() => format!(
+                "an army stands in the province ({}), not on a coast",
+                prov.abbr
+            ),
+            (UnitKind::Fleet, Terrain::Land) => format!("{} has no coast", prov.name),
+            (UnitKind::Fleet, _) if !prov.coasts.is_empty() => format!(
+                "a fleet in {} must name its coast: {}",
+                prov.name,
+                prov.coasts
+                    .iter()
+                    .map(|c| map.loc(*c).abbr.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+            _ => "no unit can stand there".to_string(),
+        };
+        return Err(format!(
+            "{} {} {} cannot exist: {hint}",
+            power.name(),
+            kind.letter(),
+            l.abbr
+        ));
+    }
     Ok(Unit { power, kind, loc })
+}
+
+/// Converts the units of a record, refusing two in one province.
+pub fn units_from(map: &Map, units: &[RecUnit]) -> Result<Vec<Unit>, String> {
+    let mut seen: Bits = 0;
+    let mut out = Vec::with_capacity(units.len().min(map.province_count()));
+    for u in units {
+        let unit = unit_from(map, u)?;
+        let p = map.prov_of(unit.loc);
+        if seen & (1u128 << p) != 0 {
+            return Err(format!(
+                "two units in {}: a province holds at most one unit",
+                map.prov(p).name
+            ));
+        }
+        seen |= 1u128 << p;
+        out.push(unit);
+    }
+    Ok(out)
 }
 
 /// Converts a unit to record form.
@@ -186,7 +315,8 @@ fn parse_all(map: &Map, orders: &[RecOrder]) -> Result<Parsed, String> {
     orders
         .iter()
         .map(|o| {
-            let p = Power::parse(&o.power).ok_or_else(|| format!("unknown power {}", o.power))?;
+            let p = Power::parse(&o.power)
+                .ok_or_else(|| format!("unknown power {}", quoted(&o.power)))?;
             Ok((p, parse_order(map, &o.text).map_err(|e| e.to_string())))
         })
         .collect()
@@ -248,10 +378,7 @@ fn movement(
     units_in: &[RecUnit],
     orders: &[RecOrder],
 ) -> Result<(RecOutput, Vec<Unit>, Vec<Dislodgement>, Bits), String> {
-    let units: Vec<Unit> = units_in
-        .iter()
-        .map(|u| unit_from(map, u))
-        .collect::<Result<_, _>>()?;
+    let units = units_from(map, units_in)?;
     let parsed = parse_all(map, orders)?;
     let r = adjudicate_movement(map, &units, &ok_orders(&parsed));
     let out = RecOutput {
@@ -268,6 +395,7 @@ fn movement(
 
 /// Adjudicates one record.
 pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
+    check_record(map, rec)?;
     let mut out = match rec.phase.as_str() {
         "movement" => movement(map, &rec.units, &rec.orders)?.0,
         "retreat" => {
@@ -277,11 +405,8 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
                     (units, d, s, Some(Box::new(o)))
                 }
                 None => {
-                    let units: Vec<Unit> = rec
-                        .units
-                        .iter()
-                        .map(|u| unit_from(map, u))
-                        .collect::<Result<_, _>>()?;
+                    let units = units_from(map, &rec.units)?;
+                    let mut dislodged_at: Bits = 0;
                     let d = rec
                         .dislodged
                         .iter()
@@ -294,9 +419,17 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
                                     at: d.at.clone(),
                                 },
                             )?;
-                            let from = map
-                                .prov_by_abbr(&d.attacker_from)
-                                .ok_or_else(|| format!("unknown province {}", d.attacker_from))?;
+                            let p = map.prov_of(unit.loc);
+                            if dislodged_at & (1u128 << p) != 0 {
+                                return Err(format!(
+                                    "two dislodged units in {}: at most one per province",
+                                    map.prov(p).name
+                                ));
+                            }
+                            dislodged_at |= 1u128 << p;
+                            let from = map.prov_by_abbr(&d.attacker_from).ok_or_else(|| {
+                                format!("unknown province {}", quoted(&d.attacker_from))
+                            })?;
                             Ok(Dislodgement {
                                 unit,
                                 attacker_from: from,
@@ -309,7 +442,7 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
                         s |= 1u128
                             << map
                                 .prov_by_abbr(a)
-                                .ok_or_else(|| format!("unknown province {a}"))?;
+                                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
                     }
                     (units, d, s, None)
                 }
@@ -330,18 +463,14 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
             }
         }
         "adjustment" => {
-            let units: Vec<Unit> = rec
-                .units
-                .iter()
-                .map(|u| unit_from(map, u))
-                .collect::<Result<_, _>>()?;
+            let units = units_from(map, &rec.units)?;
             let mut owners: Vec<Option<Power>> = vec![None; map.province_count()];
             for (pw, list) in &rec.supply_centers {
-                let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {pw}"))?;
+                let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
                 for a in list {
                     let p = map
                         .prov_by_abbr(a)
-                        .ok_or_else(|| format!("unknown province {a}"))?;
+                        .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
                     owners[p as usize] = Some(pw);
                 }
             }
@@ -367,7 +496,8 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
         }
         p => {
             return Err(format!(
-                "unknown phase `{p}`; expected movement, retreat or adjustment"
+                "unknown phase `{}`; expected movement, retreat or adjustment",
+                quoted(p)
             ));
         }
     };

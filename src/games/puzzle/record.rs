@@ -157,9 +157,33 @@ pub enum ReplayReport {
     },
 }
 
+/// The largest record `puzzle replay` reads, in bytes: a game of the
+/// longest allowed (1000 turns of two actions, under 200 bytes each) is
+/// well under half of it.
+pub const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
+/// The longest line of a record, in bytes (a header or an action line is
+/// under 200; the queues are bounded by the rules).
+pub const MAX_LINE_BYTES: usize = 4096;
+
 /// Replays a JSON-lines record and reports the first divergence, or OK.
-/// A record that cannot be read at all is an `Err`.
+/// A record that cannot be read at all (or is beyond [`MAX_RECORD_BYTES`]
+/// or has a line beyond [`MAX_LINE_BYTES`]) is an `Err`.
 pub fn replay(text: &str) -> Result<ReplayReport, String> {
+    if text.len() > MAX_RECORD_BYTES {
+        return Err(format!(
+            "the record is larger than {MAX_RECORD_BYTES} bytes; the longest game is far shorter"
+        ));
+    }
+    if let Some((i, _)) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_LINE_BYTES)
+    {
+        return Err(format!(
+            "line {} is longer than {MAX_LINE_BYTES} bytes; a record line is one short JSON object",
+            i + 1
+        ));
+    }
     let mut lines = text
         .lines()
         .enumerate()

@@ -18,6 +18,18 @@ pub struct ParseError {
     pub expected: String,
 }
 
+/// The longest piece of a player's text quoted back in an error, in
+/// characters: an error must not repeat a whole message back.
+pub const MAX_QUOTED_CHARS: usize = 40;
+
+/// At most [`MAX_QUOTED_CHARS`] characters of `text`, marked `…` when cut.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(MAX_QUOTED_CHARS) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
 fn perr(problem: impl Into<String>, expected: impl Into<String>) -> ParseError {
     ParseError {
         problem: problem.into(),
@@ -132,7 +144,9 @@ impl<'a> Cursor<'a> {
             }
         }
         let Some((loc, next)) = found else {
-            let word = first.to_string();
+            // A word longer than any name is close to none: cut it before
+            // the edit distances, and before quoting it.
+            let word = quoted(first);
             let hint = match suggest_province(self.map, &word) {
                 Some(s) => format!("Did you mean {s}?"),
                 None => {
@@ -243,7 +257,10 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
     if c.eat(BUILD_WORDS) {
         let unit = c.unit_kind().ok_or_else(|| {
             perr(
-                format!("After `build` came `{}`.", c.peek().unwrap_or("nothing")),
+                format!(
+                    "After `build` came `{}`.",
+                    quoted(c.peek().unwrap_or("nothing"))
+                ),
                 "Expected `A` (army) or `F` (fleet), e.g. `Build A Par` or `Build F Stp/sc`.",
             )
         })?;
@@ -318,7 +335,7 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
             unit.ok_or_else(|| perr("A build needs a unit type.", "Write e.g. `Build A Par`."))?;
         return finish(&c, Order::Build { unit: u, at });
     } else {
-        let w = c.peek().unwrap_or("").to_string();
+        let w = quoted(c.peek().unwrap_or(""));
         return Err(perr(
             format!("`{w}` is not an order word."),
             "Expected `H` (hold), `-` (move), `S` (support), `C` (convoy), `R` (retreat) or `D` (disband).",
