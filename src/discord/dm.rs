@@ -34,9 +34,7 @@ pub async fn handle(
     match verdict {
         Verdict::Allowed => {}
         Verdict::Warn => {
-            msg.channel_id
-                .say(&ctx.http, FLOOD_WARNING)
-                .await?;
+            msg.channel_id.say(&ctx.http, FLOOD_WARNING).await?;
             return Ok(());
         }
         Verdict::Silent => {

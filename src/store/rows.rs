@@ -351,3 +351,18 @@ pub struct OutboxRow {
     /// When queued (ms).
     pub created_at: i64,
 }
+
+/// A game's turn counter beside the turns its log holds (for `gamehost check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnLogSpan {
+    /// Game.
+    pub game_id: i64,
+    /// The game's counter of resolved turns.
+    pub turn: i64,
+    /// How many rows its turn log has.
+    pub rows: i64,
+    /// The lowest logged turn, if any.
+    pub first: Option<i64>,
+    /// The highest logged turn, if any.
+    pub last: Option<i64>,
+}
