@@ -160,8 +160,14 @@ fn a_version_1_database_migrates_and_keeps_its_deadlines() {
         .unwrap()
         .expect("the deadline is kept");
     assert_eq!(
-        (d.turn, d.due_at, d.remind_at, d.extensions_used),
-        (0, 5000, Some(4000), 0)
+        (
+            d.turn,
+            d.due_at,
+            d.remind_at,
+            d.extensions_used,
+            d.idle_deadlines
+        ),
+        (0, 5000, Some(4000), 0, 0)
     );
 }
 

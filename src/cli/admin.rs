@@ -40,7 +40,7 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
             path.display()
         );
     }
-    let host = super::open_host(&config)?;
+    let host = super::open_host(&config)?.with_abandon_after(config.deadlines.abandon_after);
     let report = inspect(&host)?;
     if !report.problems.is_empty() {
         for p in &report.problems {

@@ -32,6 +32,7 @@ impl Host {
         // not at start.
         self.registry.create(&req.kind, &req.options, seed)?;
         let kind = self.registry.get(&req.kind).map(|e| e.name)?;
+        super::limits::check_turn_seconds(kind, req.turn_seconds).map_err(HostError::user)?;
         let now = self.now();
         self.store.write(|tx| {
             if let Some(g) = tx.active_game_in_channel(&req.channel_id)? {

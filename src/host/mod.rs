@@ -101,6 +101,9 @@ pub struct Host {
     /// Options the operator set per kind (e.g. `[battle] roster`), merged
     /// under what the creator of a game asks for.
     default_options: std::collections::BTreeMap<String, serde_json::Value>,
+    /// Deadlines in a row without any person acting after which a game is
+    /// ended as abandoned (0: never).
+    abandon_after: u32,
 }
 
 impl Host {
@@ -117,7 +120,16 @@ impl Host {
             clock,
             settings,
             default_options: Default::default(),
+            abandon_after: limits::DEFAULT_ABANDON_AFTER,
         }
+    }
+
+    /// Ends a game as abandoned once `n` deadlines in a row pass without any
+    /// person in it acting (0: never); the default is
+    /// [`limits::DEFAULT_ABANDON_AFTER`].
+    pub fn with_abandon_after(mut self, n: u32) -> Host {
+        self.abandon_after = n;
+        self
     }
 
     /// Sets operator defaults for one kind's options (a JSON object); keys a

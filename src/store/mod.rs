@@ -23,6 +23,7 @@ use std::time::Duration;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_deadline_extensions.sql"),
+    include_str!("../../migrations/0003_idle_deadlines.sql"),
 ];
 
 /// Everything that can go wrong in the store.
@@ -696,11 +697,29 @@ impl Tx<'_> {
     /// Sets (or replaces) the deadline of a game's current turn.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
         self.tx.execute(
-            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used) \
-             VALUES (?1, ?2, ?3, ?4, ?5) \
+            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used, idle_deadlines) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
-             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used",
-            params![game_id, d.turn, d.due_at, d.remind_at, d.extensions_used],
+             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used, \
+             idle_deadlines = excluded.idle_deadlines",
+            params![
+                game_id,
+                d.turn,
+                d.due_at,
+                d.remind_at,
+                d.extensions_used,
+                d.idle_deadlines
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Sets how many deadlines in a row passed without a person acting, on
+    /// the game's current deadline (nothing if it has none).
+    pub fn set_idle_deadlines(&self, game_id: i64, n: u32) -> Result<(), StoreError> {
+        self.tx.execute(
+            "UPDATE deadlines SET idle_deadlines = ?2 WHERE game_id = ?1",
+            params![game_id, n],
         )?;
         Ok(())
     }
@@ -717,7 +736,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+                "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
                  WHERE game_id = ?1",
                 [game_id],
                 DeadlineRow::from_row,
@@ -728,7 +747,7 @@ impl Tx<'_> {
     /// Deadlines or reminders that are due at `now`.
     pub fn due_deadlines(&self, now: i64) -> Result<Vec<DeadlineRow>, StoreError> {
         let mut stmt = self.tx.prepare(
-            "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+            "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
              WHERE due_at <= ?1 OR (remind_at IS NOT NULL AND remind_at <= ?1) ORDER BY due_at",
         )?;
         let rows = stmt

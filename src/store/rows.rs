@@ -297,6 +297,8 @@ pub struct DeadlineRow {
     pub remind_at: Option<i64>,
     /// Extensions granted on players' requests this turn (0 for a new turn).
     pub extensions_used: u32,
+    /// Deadlines passed in a row, before this one, without any person acting.
+    pub idle_deadlines: u32,
 }
 
 impl DeadlineRow {
@@ -307,6 +309,7 @@ impl DeadlineRow {
             due_at: r.get(2)?,
             remind_at: r.get(3)?,
             extensions_used: r.get(4)?,
+            idle_deadlines: r.get(5)?,
         })
     }
 }
