@@ -328,18 +328,23 @@ pub fn check_api_base(base: &str) -> anyhow::Result<()> {
     if authority.contains('@') {
         return Err(bad("user names and passwords do not belong in it"));
     }
-    let (host, port) = match authority.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(']') || authority.starts_with('[') => {
-            if h.starts_with('[') || !h.contains(':') {
-                (h, Some(p))
-            } else {
-                (authority, None)
-            }
-        }
-        _ => (authority, None),
+    let (host, port) = match authority.strip_prefix('[') {
+        // An IPv6 address: `[::1]` or `[::1]:8080`.
+        Some(v6) => match v6.split_once(']') {
+            Some((addr, "")) => (addr, None),
+            Some((addr, tail)) => match tail.strip_prefix(':') {
+                Some(p) => (addr, Some(p)),
+                None => return Err(bad("it has no valid host name")),
+            },
+            None => return Err(bad("it has no valid host name")),
+        },
+        None => match authority.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        },
     };
-    let host_ok = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        v6.parse::<std::net::Ipv6Addr>().is_ok()
+    let host_ok = if authority.starts_with('[') {
+        host.parse::<std::net::Ipv6Addr>().is_ok()
     } else {
         !host.is_empty()
             && host
@@ -558,4 +563,41 @@ pub fn run_blocking(config: Config, host: Arc<Host>) -> anyhow::Result<()> {
     // a moment to finish; one cut short by the exit is rolled back by SQLite.
     rt.shutdown_timeout(STOP_GRACE);
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_api_base;
+
+    #[test]
+    fn api_base_must_be_an_http_url_with_a_host() {
+        for good in [
+            "http://127.0.0.1:8080",
+            "https://discord.com",
+            "https://discord.com/",
+            "http://localhost:1/proxy",
+            "http://[::1]",
+            "http://[::1]:8080/",
+        ] {
+            assert!(check_api_base(good).is_ok(), "{good}");
+        }
+        for (bad, why) in [
+            ("127.0.0.1:8080", "must start with http"),
+            ("ftp://host", "must start with http"),
+            ("http://", "no valid host"),
+            ("http://:80", "no valid host"),
+            ("http://a..b", "no valid host"),
+            ("http://[::1", "no valid host"),
+            ("http://[zz]:80", "no valid host"),
+            ("http://host:99999", "port"),
+            ("http://host:0", "port"),
+            ("http://host:", "port"),
+            ("http://ho st", "spaces"),
+            ("http://user:pw@host", "passwords"),
+        ] {
+            let err = check_api_base(bad).unwrap_err().to_string();
+            assert!(err.contains(why), "{bad}: {err}");
+            assert!(err.contains("http://127.0.0.1:8080"), "{err}");
+        }
+    }
 }
