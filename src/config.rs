@@ -99,6 +99,9 @@ pub struct DeadlinesConfig {
     /// `default` (the engine's default action), `ai` (an AI moves for the seat)
     /// or `forfeit` (the seat loses).
     pub timeout_policy: String,
+    /// End a game as abandoned after this many deadlines in a row pass with
+    /// no player moving (0 = never).
+    pub abandon_after: u32,
 }
 
 impl Default for DeadlinesConfig {
@@ -110,6 +113,7 @@ impl Default for DeadlinesConfig {
             diplomacy_seconds: 86_400,
             reminder_percent: 20,
             timeout_policy: "default".into(),
+            abandon_after: crate::host::limits::DEFAULT_ABANDON_AFTER,
         }
     }
 }

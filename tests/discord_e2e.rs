@@ -453,7 +453,12 @@ async fn a_dm_flood_gets_one_warning_not_a_reply_each() {
     for i in 0..12 {
         h.fake.dm(CAROL, &format!("hello {i}"));
     }
-    dm_with(&h.fake, CAROL, "faster than I can take them").await;
+    let warning = dm_with(&h.fake, CAROL, "faster than I can take them").await;
+    assert_eq!(
+        warning.content(),
+        "You are sending messages faster than I can take them; I will ignore your messages \
+         for a few seconds. Diplomacy players: put all your orders in one message, one per line."
+    );
     h.fake
         .wait_for("nine replies to the flood", |s| {
             (s.dms(CAROL).len() >= 9).then_some(())
@@ -463,4 +468,52 @@ async fn a_dm_flood_gets_one_warning_not_a_reply_each() {
     let warnings = count_in_dms(&h.fake, CAROL, "faster than I can take them");
     assert_eq!(warnings, 1);
     assert_eq!(replies, 9, "{}", h.fake.state().dump());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn short_deadlines_are_refused_and_an_abandoned_game_is_ended() {
+    let h = Harness::start().await;
+    let ch = CH + 11;
+    for (kind, deadline, min) in [
+        ("battle", "1s", "30 s"),
+        ("hands", "10s", "30 s"),
+        ("diplomacy", "5m", "10 min"),
+    ] {
+        let t = h.fake.slash(
+            ALICE,
+            ch,
+            &["game", "new"],
+            json!([
+                opt("kind", 3, json!(kind)),
+                opt("deadline", 3, json!(deadline))
+            ]),
+        );
+        let r = h.fake.reply_text(&t).await;
+        assert!(
+            r.contains(&format!("too short for {kind}: the minimum is {min}")),
+            "{r}"
+        );
+    }
+    assert_eq!(count_in_channel(&h.fake, ch, "created"), 0);
+
+    // Nobody moves: two turns are played by the default action, the third
+    // deadline ends the game.
+    lobby_with_bob(&h, ch, "hands", vec![opt("deadline", 3, json!("30s"))]).await;
+    start(&h, ch).await;
+    for round in 1..=2 {
+        h.advance(30_000);
+        channel_msg(&h.fake, ch, &format!("Round {round}: rock against rock")).await;
+    }
+    h.advance(30_000);
+    let over = channel_msg(&h.fake, ch, "aborted as abandoned").await;
+    assert!(
+        over.text()
+            .contains("no player moved before the last 3 deadlines"),
+        "{}",
+        over.text()
+    );
+    h.finish().await;
+    assert_eq!(count_in_channel(&h.fake, ch, "Round 3:"), 0);
+    let status = command(&h.fake, ALICE, ch, &["game", "list"], json!([])).await;
+    assert!(!status.contains("running"), "{status}");
 }

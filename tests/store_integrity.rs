@@ -151,13 +151,93 @@ fn a_version_1_database_migrates_and_keeps_its_deadlines() {
     .unwrap();
     drop(c);
     let s = Store::open(&path).unwrap();
-    assert_eq!(s.schema_version().unwrap(), 2);
+    assert_eq!(
+        s.schema_version().unwrap(),
+        gamehost::store::schema_version_known()
+    );
     let d = s
         .read(|tx| tx.deadline(1))
         .unwrap()
         .expect("the deadline is kept");
     assert_eq!(
-        (d.turn, d.due_at, d.remind_at, d.extensions_used),
-        (0, 5000, Some(4000), 0)
+        (
+            d.turn,
+            d.due_at,
+            d.remind_at,
+            d.extensions_used,
+            d.idle_deadlines
+        ),
+        (0, 5000, Some(4000), 0, 0)
+    );
+}
+
+#[test]
+fn a_read_only_store_never_creates_migrates_or_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("none.db");
+    let err = Store::open_read_only(&missing).err().expect("no file");
+    assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!("no database at {}", missing.display())
+    );
+    assert!(!missing.exists());
+    let err = Store::open_existing(&missing).err().expect("no file");
+    assert!(matches!(err, StoreError::NotFound { .. }), "{err:?}");
+    assert!(!missing.exists());
+
+    // A version 1 file stays at version 1, and nothing can be written.
+    let path = dir.path().join("old.db");
+    let c = raw(&path);
+    c.execute_batch(include_str!("../migrations/0001_initial.sql"))
+        .unwrap();
+    c.pragma_update(None, "user_version", 1).unwrap();
+    drop(c);
+    let s = Store::open_read_only(&path).unwrap();
+    assert_eq!(s.schema_version().unwrap(), 1);
+    assert!(s.integrity_problems().unwrap().is_empty());
+    let err = s
+        .write(|tx| tx.clear_deadline(1))
+        .expect_err("a read-only store refuses writes");
+    assert!(matches!(err, StoreError::Sqlite(_)), "{err:?}");
+    drop(s);
+    assert_eq!(
+        raw(&path)
+            .pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
+            .unwrap(),
+        1
+    );
+}
+
+#[test]
+fn integrity_problems_name_dropped_tables_and_orphan_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    let id = started_game(&path);
+    let c = raw(&path);
+    // Rows of a game that no longer exists (foreign keys off, as a careless
+    // tool would run).
+    c.pragma_update(None, "foreign_keys", "OFF").unwrap();
+    c.execute("DELETE FROM games WHERE id = ?1", [id]).unwrap();
+    drop(c);
+    let s = Store::open_read_only(&path).unwrap();
+    let problems = s.integrity_problems().unwrap();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("belongs to a game that does not exist")),
+        "{problems:?}"
+    );
+    drop(s);
+    raw(&path)
+        .execute_batch("DROP TABLE pending_actions")
+        .unwrap();
+    let problems = Store::open_read_only(&path)
+        .unwrap()
+        .integrity_problems()
+        .unwrap();
+    assert!(
+        problems.contains(&"table pending_actions is missing from the schema".to_string()),
+        "{problems:?}"
     );
 }

@@ -1,8 +1,17 @@
 //! Operator commands: running the bot, checking and backing up the database.
+//!
+//! `check` and `backup` open the database read-only: they never create,
+//! migrate or change the file they look at. `run` checks the database the
+//! way `check` does before it connects, and refuses to start on one that
+//! would break games.
 
 use crate::config::Config;
+use crate::host::{Announcement, Host, HostSettings, Registry, SystemClock};
+use crate::store::{GameStatus, Store, StoreError, TurnLogSpan, schema_version_known};
 use anyhow::{Context, bail};
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Starts the Discord bot, or explains clearly why it cannot.
 pub fn run_bot(config: Config) -> anyhow::Result<()> {
@@ -12,8 +21,39 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
              in the config file. To play without Discord, try `gamehost play cards --vs ai`."
         );
     }
+    if let Some(base) = config
+        .discord
+        .api_base
+        .as_deref()
+        .filter(|b| !b.trim().is_empty())
+    {
+        crate::discord::check_api_base(base)?;
+    }
     init_logging(&config.log.level, config.token());
-    crate::discord::run_blocking(config)
+    let path = &config.database.path;
+    // An empty file is not a new database: it is more likely a copy that
+    // failed half-way, and filling it with a fresh schema would hide that.
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+        bail!(
+            "the database {} is an empty file, not a gamehost database; restore a backup \
+             there, or delete it to start with a new database",
+            path.display()
+        );
+    }
+    let host = super::open_host(&config)?.with_abandon_after(config.deadlines.abandon_after);
+    let report = inspect(&host)?;
+    if !report.problems.is_empty() {
+        for p in &report.problems {
+            eprintln!("{p}");
+        }
+        bail!(
+            "the database {} has {} problem(s) (listed above; `gamehost check` lists them too); \
+             not starting. Restore a backup (`gamehost backup` makes them) or repair the games named.",
+            path.display(),
+            report.problems.len()
+        );
+    }
+    crate::discord::run_blocking(config, Arc::new(host))
 }
 
 /// Sends `tracing` output to stderr (never stdout, which belongs to the
@@ -82,71 +122,458 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for RedactingStderr {
     }
 }
 
-/// Loads and replays every game in the database; fails if any is unreadable
-/// or does not replay to its stored state.
-pub fn check(config: &Config) -> anyhow::Result<()> {
-    let host = super::open_host(config)?;
-    let ids = host.store().read(|tx| tx.all_game_ids())?;
-    let mut bad = 0;
-    let (version, known) = (
-        host.store().schema_version()?,
-        crate::store::schema_version_known(),
-    );
-    if version != known {
-        bad += 1;
-        println!("schema version {version}, expected {known}");
+/// What `check` found: how many games it looked at and one line per problem.
+struct Inspection {
+    games: usize,
+    version: i64,
+    /// "database: ..." or "game N: ..." lines.
+    problems: Vec<String>,
+    /// The games with at least one problem.
+    bad_games: BTreeSet<i64>,
+}
+
+impl Inspection {
+    fn game(&mut self, id: i64, what: impl std::fmt::Display) {
+        self.bad_games.insert(id);
+        self.problems.push(format!("game {id}: {what}"));
     }
-    for id in &ids {
-        // The stored state must load, and the turn log must replay to it.
-        match host.view(*id, None).and_then(|_| host.replay(*id)) {
-            Ok(r) if r.first_divergence.is_none() => {}
-            Ok(r) => {
-                bad += 1;
-                println!(
-                    "game {id}: replay diverges at turn {}",
-                    r.first_divergence.unwrap_or(0)
-                );
-            }
-            Err(e) => {
-                bad += 1;
-                println!("game {id}: {e}");
+}
+
+/// A host on an already opened store (read-only for `check`), with the
+/// engines as the config sets them up (the operator's `[battle] roster`),
+/// so that games replay with the rules they were created with.
+fn host_on(config: &Config, store: Store) -> anyhow::Result<Host> {
+    Ok(Host::new(
+        Arc::new(store),
+        super::registry_from_config(config)?,
+        Arc::new(SystemClock),
+        HostSettings {
+            ai_budget_ms: config.ai.budget_ms,
+            reminder_percent: config.deadlines.reminder_percent,
+        },
+    ))
+}
+
+/// Most outbox problems reported for one game (the rest are counted).
+const MAX_OUTBOX_PROBLEMS: usize = 5;
+
+/// Looks at everything that can break a game: the file (SQLite's integrity
+/// check, foreign keys, the schema), then every game: its row, state, seats,
+/// turn counter against its turn log, the replay of the log, pending actions
+/// and outbox rows. Problems are collected, not returned as errors, so one
+/// bad game does not hide the others.
+fn inspect(host: &Host) -> anyhow::Result<Inspection> {
+    let store = host.store();
+    let path = store.path().display().to_string();
+    let unreadable = |e: StoreError| {
+        anyhow::anyhow!("cannot read the database {path} (not a SQLite database, or damaged): {e}")
+    };
+    let version = store.schema_version().map_err(unreadable)?;
+    let known = schema_version_known();
+    if version > known {
+        bail!(
+            "the database {path} has schema version {version}, newer than the {known} this \
+             gamehost knows; upgrade gamehost to check it"
+        );
+    }
+    let mut report = Inspection {
+        games: 0,
+        version,
+        problems: Vec::new(),
+        bad_games: BTreeSet::new(),
+    };
+    let file_problems = store.integrity_problems().map_err(unreadable)?;
+    let file_ok = file_problems.is_empty();
+    report
+        .problems
+        .extend(file_problems.into_iter().map(|p| format!("database: {p}")));
+    if version == 0 && !file_ok {
+        return Ok(report);
+    }
+    if version < known {
+        report.problems.push(format!(
+            "database: schema version {version} is older than the {known} this gamehost uses; \
+             `gamehost run` migrates it (back it up first with `gamehost backup`); its games \
+             were not checked"
+        ));
+        return Ok(report);
+    }
+    let ids = match store.read(|tx| tx.all_game_ids()) {
+        Ok(ids) => ids,
+        Err(e) => {
+            report
+                .problems
+                .push(format!("database: cannot list the games: {e}"));
+            return Ok(report);
+        }
+    };
+    report.games = ids.len();
+    match store.read(|tx| tx.turn_log_spans()) {
+        Ok(spans) => {
+            for s in spans {
+                if let Some(what) = span_problem(&s) {
+                    report.game(s.game_id, what);
+                }
             }
         }
+        Err(e) => report
+            .problems
+            .push(format!("database: cannot read the turn log: {e}")),
+    }
+    for id in ids {
+        inspect_game(host, id, file_ok, &mut report);
+    }
+    Ok(report)
+}
+
+/// What is wrong between a game's turn counter and its turn log, if anything:
+/// the log must hold exactly turns 1 to the counter.
+fn span_problem(s: &TurnLogSpan) -> Option<String> {
+    let (first, last) = (s.first.unwrap_or(0), s.last.unwrap_or(0));
+    if s.turn < 0 {
+        return Some(format!("the turn counter is negative ({})", s.turn));
+    }
+    if s.rows > 0 && first < 1 {
+        return Some(format!(
+            "the turn log has a row for turn {first}; turns are numbered from 1"
+        ));
+    }
+    if last > s.turn {
+        return Some(format!(
+            "the turn counter ({}) is behind the turn log, which has {} row(s) up to turn {last}",
+            s.turn, s.rows
+        ));
+    }
+    if s.rows < s.turn {
+        return Some(format!(
+            "the turn log is missing turns: {} row(s) for {} resolved turn(s)",
+            s.rows, s.turn
+        ));
+    }
+    None
+}
+
+/// Checks one game and adds what is wrong with it to `report`.
+fn inspect_game(host: &Host, id: i64, file_ok: bool, report: &mut Inspection) {
+    let store = host.store();
+    let row = match host.game(id) {
+        Ok(row) => row,
+        Err(e) => return report.game(id, e),
+    };
+    let options: serde_json::Value = match serde_json::from_str(&row.options) {
+        Ok(v) => v,
+        Err(e) => return report.game(id, format!("its options are not JSON: {e}")),
+    };
+    // Seats: a game that started has every seat filled, and none past the end.
+    match (
+        host.seats(id),
+        host.registry().seat_count(&row.kind, &options),
+    ) {
+        (Err(e), _) => report.game(id, e),
+        (_, Err(e)) => report.game(id, e),
+        (Ok(seats), Ok(count)) => {
+            if let Some(extra) = seats.iter().find(|s| s.seat >= count) {
+                report.game(
+                    id,
+                    format!("seat {} is past the game's {count} seat(s)", extra.seat + 1),
+                );
+            }
+            if matches!(row.status, GameStatus::Running | GameStatus::Finished) {
+                let missing: Vec<String> = (0..count)
+                    .filter(|i| !seats.iter().any(|s| s.seat == *i))
+                    .map(|i| (i + 1).to_string())
+                    .collect();
+                if !missing.is_empty() {
+                    report.game(
+                        id,
+                        format!(
+                            "seat(s) {} missing: a {} game has {count} seat(s)",
+                            missing.join(", "),
+                            row.status.as_str()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    // The state loads, the log replays to it, and it is the last logged state.
+    match host.view(id, None).and_then(|_| host.replay(id)) {
+        Ok(r) => {
+            if let Some(turn) = r.first_divergence {
+                report.game(id, format!("replay diverges at turn {turn}"));
+            }
+        }
+        Err(e) => report.game(id, e),
+    }
+    if let (Some(state), true) = (&row.state, row.turn > 0) {
+        match store.read(|tx| tx.turn_log_entry(id, row.turn)) {
+            Ok(Some(last)) => {
+                let normal = |s: &str| {
+                    host.registry().load(&row.kind, s).ok().and_then(|g| {
+                        serde_json::from_str::<serde_json::Value>(&g.state_json()).ok()
+                    })
+                };
+                let current = normal(state);
+                if current.is_some() && current != normal(&last.state_after) {
+                    report.game(
+                        id,
+                        format!(
+                            "the stored state is not the state after turn {} of the turn log",
+                            row.turn
+                        ),
+                    );
+                }
+            }
+            Ok(None) => {} // reported with the turn counter
+            Err(e) => report.game(id, e),
+        }
+    }
+    if !file_ok {
+        // A damaged or altered schema fails every query below; it is
+        // reported once for the file.
+        return;
+    }
+    match store.read(|tx| tx.pending(id)) {
+        Ok(pending) => {
+            for p in pending {
+                if let Err(e) = serde_json::from_str::<serde_json::Value>(&p.action) {
+                    report.game(
+                        id,
+                        format!("the pending action of seat {} is not JSON: {e}", p.seat + 1),
+                    );
+                }
+            }
+        }
+        Err(e) => report.game(id, e),
+    }
+    let mut outbox = Vec::new();
+    let walked = store.read(|tx| {
+        tx.each_outbox_row_of_game(id, |r| {
+            let problem = match r {
+                Err(e) => Some(e.to_string()),
+                Ok(r) => match serde_json::from_str::<Announcement>(&r.payload) {
+                    Err(e) => Some(format!("outbox row {} is unreadable: {e}", r.id)),
+                    Ok(a) if a.game_id != id => Some(format!(
+                        "outbox row {} announces game {} instead",
+                        r.id, a.game_id
+                    )),
+                    Ok(_) => None,
+                },
+            };
+            outbox.extend(problem);
+        })
+    });
+    if let Err(e) = walked {
+        report.game(id, e);
+    }
+    let more = outbox.len().saturating_sub(MAX_OUTBOX_PROBLEMS);
+    for p in outbox.into_iter().take(MAX_OUTBOX_PROBLEMS) {
+        report.game(id, p);
+    }
+    if more > 0 {
+        report.game(id, format!("and {more} more unreadable outbox row(s)"));
+    }
+}
+
+/// Checks the database without changing it: the file (SQLite's integrity
+/// check, foreign keys, schema), and every game (row, seats, turn counter
+/// against the turn log, replay, pending actions, outbox). Prints one line
+/// per problem and fails if there is any.
+pub fn check(config: &Config) -> anyhow::Result<()> {
+    let store = Store::open_read_only(&config.database.path)?;
+    let host = host_on(config, store)?;
+    let report = inspect(&host)?;
+    for p in &report.problems {
+        println!("{p}");
     }
     println!(
         "{} game(s) checked, {} problem(s); schema version {}",
-        ids.len(),
-        bad,
-        version
+        report.games,
+        report.problems.len(),
+        report.version
     );
-    if bad > 0 {
-        bail!("{bad} game(s) failed the check");
+    if report.problems.is_empty() {
+        return Ok(());
     }
+    let file = report.problems.len()
+        - report
+            .problems
+            .iter()
+            .filter(|p| p.starts_with("game "))
+            .count();
+    match (report.bad_games.len(), file) {
+        (n, 0) => bail!("{n} game(s) failed the check"),
+        (0, f) => bail!("the database file failed the check ({f} problem(s))"),
+        (n, f) => bail!("{n} game(s) failed the check, and the database file has {f} problem(s)"),
+    }
+}
+
+/// Writes a consistent copy of the live database: to a temporary file in
+/// the destination's directory first, published under its final name only
+/// once complete, and never over an existing file.
+pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
+    let store = Store::open_existing(&config.database.path)?;
+    let (dir, explicit) = match &dest {
+        Some(d) => {
+            let dir = d
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_path_buf();
+            (dir, true)
+        }
+        None => {
+            let dir = config.database.backup_dir.clone();
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            (dir, false)
+        }
+    };
+    if let Some(d) = dest.as_ref().filter(|d| d.exists()) {
+        bail!(
+            "backup to {} refused: the file exists, and a backup never overwrites one",
+            d.display()
+        );
+    }
+    let tmp = dir.join(format!(
+        ".gamehost-backup-{}-{}.partial",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    ));
+    let written = store
+        .backup_to(&tmp)
+        .map_err(anyhow::Error::from)
+        .and_then(|()| {
+            // The copy must be on disk before it carries the final name.
+            std::fs::File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(anyhow::Error::from)
+        });
+    let target = dest.clone().unwrap_or_else(|| dir.join("gamehost.db"));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.context(format!("backup to {} failed", target.display())));
+    }
+    let published = if explicit {
+        publish(&tmp, &target).map(|()| target)
+    } else {
+        publish_unique(&tmp, &dir)
+    };
+    let _ = std::fs::remove_file(&tmp);
+    let path = published?;
+    println!("backed up to {}", path.display());
     Ok(())
 }
 
-/// Writes a consistent copy of the live database.
-pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
-    let host = super::open_host(config)?;
-    let dest = match dest {
-        Some(d) => d,
-        None => {
-            std::fs::create_dir_all(&config.database.backup_dir).with_context(|| {
-                format!("cannot create {}", config.database.backup_dir.display())
-            })?;
-            let stamp = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0);
-            config
-                .database
-                .backup_dir
-                .join(format!("gamehost-{stamp}.db"))
+/// Gives the finished copy `tmp` the name `dest`, failing if that exists
+/// (a hard link is atomic and never replaces a file).
+fn publish(tmp: &Path, dest: &Path) -> anyhow::Result<()> {
+    match std::fs::hard_link(tmp, dest) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "backup to {} refused: the file exists, and a backup never overwrites one",
+            dest.display()
+        ),
+        Err(e) => {
+            Err(anyhow::Error::from(e).context(format!("backup to {} failed", dest.display())))
         }
-    };
-    host.store()
-        .backup_to(&dest)
-        .with_context(|| format!("backup to {} failed", dest.display()))?;
-    println!("backed up to {}", dest.display());
-    Ok(())
+    }
+}
+
+/// Publishes `tmp` in `dir` as `gamehost-YYYYMMDD-HHMMSS.db`, or with `-2`,
+/// `-3`... when a backup of the same second is already there.
+fn publish_unique(tmp: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
+    let stamp = utc_stamp(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0),
+    );
+    for n in 1..1000 {
+        let name = if n == 1 {
+            format!("gamehost-{stamp}.db")
+        } else {
+            format!("gamehost-{stamp}-{n}.db")
+        };
+        let dest = dir.join(name);
+        match std::fs::hard_link(tmp, &dest) {
+            Ok(()) => return Ok(dest),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                return Err(
+                    anyhow::Error::from(e).context(format!("backup to {} failed", dest.display()))
+                );
+            }
+        }
+    }
+    bail!(
+        "backup to {} failed: 999 backups of this second already exist",
+        dir.display()
+    )
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (civil-from-days, proleptic
+/// Gregorian), so backup names sort by time without a date crate.
+fn utc_stamp(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_stamps_match_known_dates() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+        assert_eq!(utc_stamp(1_800_000_000), "20270115-080000");
+        assert_eq!(utc_stamp(1_709_251_199), "20240229-235959");
+    }
+
+    #[test]
+    fn a_turn_log_must_hold_exactly_turns_one_to_the_counter() {
+        let span = |turn, rows, first, last| TurnLogSpan {
+            game_id: 1,
+            turn,
+            rows,
+            first,
+            last,
+        };
+        assert_eq!(span_problem(&span(0, 0, None, None)), None);
+        assert_eq!(span_problem(&span(3, 3, Some(1), Some(3))), None);
+        assert!(
+            span_problem(&span(2, 3, Some(1), Some(3)))
+                .unwrap()
+                .contains("behind")
+        );
+        assert!(
+            span_problem(&span(3, 2, Some(1), Some(3)))
+                .unwrap()
+                .contains("missing")
+        );
+        assert!(
+            span_problem(&span(1, 2, Some(0), Some(1)))
+                .unwrap()
+                .contains("turn 0")
+        );
+    }
 }

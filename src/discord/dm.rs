@@ -10,6 +10,12 @@ const HELP: &str = "Send me your move as text (Diplomacy: one order per line). \
 If you play several games, start with the game's number, e.g. `#12 play`. \
 In a server channel: `/game status` shows your view, `/orders` what you sent this turn.";
 
+/// The one reply to a flood of DMs. A line continuation with `\` keeps the
+/// source's indentation out of the text.
+const FLOOD_WARNING: &str = "You are sending messages faster than I can take them; \
+I will ignore your messages for a few seconds. \
+Diplomacy players: put all your orders in one message, one per line.";
+
 /// Handles a message event: only DMs from people matter.
 pub async fn handle(
     ctx: &serenity::Context,
@@ -28,12 +34,7 @@ pub async fn handle(
     match verdict {
         Verdict::Allowed => {}
         Verdict::Warn => {
-            msg.channel_id
-                .say(
-                    &ctx.http,
-                    "You are sending messages faster than I can take them;                      I will ignore your messages for a few seconds.                      Diplomacy players: put all your orders in one message, one per line.",
-                )
-                .await?;
+            msg.channel_id.say(&ctx.http, FLOOD_WARNING).await?;
             return Ok(());
         }
         Verdict::Silent => {
@@ -64,4 +65,20 @@ pub async fn handle(
         msg.channel_id.say(&ctx.http, part).await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flood_warning_reads_as_one_sentence_without_runs_of_spaces() {
+        assert_eq!(
+            FLOOD_WARNING,
+            "You are sending messages faster than I can take them; I will ignore your messages \
+             for a few seconds. Diplomacy players: put all your orders in one message, one per line."
+        );
+        assert!(!FLOOD_WARNING.contains("  "));
+        assert!(!HELP.contains("  "));
+    }
 }

@@ -45,10 +45,11 @@ enum Fate {
     Skip,
 }
 
-/// Runs until aborted.
+/// Runs until the bot stops: a stop is seen between two rows, so the row
+/// in hand is delivered and marked sent first.
 pub async fn run(http: Arc<Http>, data: Data) {
     let mut backoff = Duration::from_millis(500);
-    loop {
+    while !data.wake.stopping() {
         let items = {
             let host = data.host.clone();
             tokio::task::spawn_blocking(move || host.unsent(200)).await
@@ -66,6 +67,9 @@ pub async fn run(http: Arc<Http>, data: Data) {
         };
         let mut retry = false;
         for item in items {
+            if data.wake.stopping() {
+                return;
+            }
             let id = item.id;
             match deliver(&http, &data, &item).await {
                 Fate::Done => {

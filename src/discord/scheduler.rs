@@ -11,9 +11,10 @@ const MAX_SLEEP: Duration = Duration::from_secs(30);
 /// AI moves made before the loop looks at deadlines again.
 const AI_BATCH: usize = 64;
 
-/// Runs until aborted.
+/// Runs until the bot stops (seen between two steps, so a deadline being
+/// fired is finished first).
 pub async fn run(data: Data) {
-    loop {
+    while !data.wake.stopping() {
         let worked = match step(&data).await {
             Ok(n) => n > 0,
             Err(e) => {
@@ -63,6 +64,9 @@ async fn step(data: &Data) -> Result<usize, super::BotError> {
     let mut made = 0;
     let tasks = data.host(|h| h.ai_tasks()).await?;
     for task in tasks.into_iter().take(AI_BATCH) {
+        if data.wake.stopping() {
+            break;
+        }
         let budget = data.settings.ai_budget_ms;
         let (task, action) = tokio::task::spawn_blocking(move || {
             let a = task.think(budget);

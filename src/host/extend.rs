@@ -96,7 +96,7 @@ impl Host {
 }
 
 /// "24 h", "90 min", "45 s" for messages.
-fn duration_words(ms: i64) -> String {
+pub(super) fn duration_words(ms: i64) -> String {
     let s = ms / 1000;
     if s >= 3600 && s % 3600 == 0 {
         format!("{} h", s / 3600)

@@ -118,6 +118,42 @@ pub fn clip(text: &str, max: usize) -> String {
         None => text.to_string(),
     }
 }
+/// The shortest turn deadline of a Diplomacy phase: 10 min, since seven
+/// players read the map and write several orders each (a retreat or
+/// adjustment phase gets half of the game's deadline, so at least 5 min).
+pub const MIN_DIPLOMACY_TURN_SECONDS: u64 = 600;
+/// The shortest turn deadline of every other game (battle, cards, puzzle):
+/// 30 s, time to read the board and answer; a deadline of a few seconds
+/// would resolve turns nobody could play and flood the channel.
+pub const MIN_TURN_SECONDS: u64 = 30;
+
+/// The shortest turn deadline a game of `kind` accepts, in seconds.
+pub fn min_turn_seconds(kind: &str) -> u64 {
+    if kind == "diplomacy" {
+        MIN_DIPLOMACY_TURN_SECONDS
+    } else {
+        MIN_TURN_SECONDS
+    }
+}
+
+/// Checks a requested turn deadline (`None` or 0: none) against the minimum
+/// of `kind`; the error is the sentence to show the creator.
+pub fn check_turn_seconds(kind: &str, seconds: Option<u64>) -> Result<(), String> {
+    let min = min_turn_seconds(kind);
+    match seconds {
+        Some(s) if s > 0 && s < min => Err(format!(
+            "A deadline of {} per turn is too short for {kind}: the minimum is {} \
+             (or 0 for no deadline).",
+            super::extend::duration_words(s.saturating_mul(1000) as i64),
+            super::extend::duration_words(min as i64 * 1000)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// How many deadlines in a row may pass without any person in a game acting
+/// before the host ends it as abandoned (`[deadlines] abandon_after`).
+pub const DEFAULT_ABANDON_AFTER: u32 = 3;
 
 /// What to do with one message from a user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -291,6 +327,25 @@ mod tests {
         assert_eq!(read_all_capped(&mut "abcd".as_bytes(), 3).unwrap(), None);
         assert_eq!(clip("abcdef", 3), "abc…");
         assert_eq!(clip("abc", 3), "abc");
+    }
+
+    #[test]
+    fn deadlines_below_the_minimum_of_their_kind_are_refused() {
+        assert!(check_turn_seconds("battle", None).is_ok());
+        assert!(check_turn_seconds("battle", Some(0)).is_ok());
+        assert!(check_turn_seconds("battle", Some(30)).is_ok());
+        assert_eq!(
+            check_turn_seconds("battle", Some(1)).unwrap_err(),
+            "A deadline of 1 s per turn is too short for battle: the minimum is 30 s \
+             (or 0 for no deadline)."
+        );
+        assert!(check_turn_seconds("puzzle", Some(29)).is_err());
+        assert!(check_turn_seconds("cards", Some(29)).is_err());
+        let err = check_turn_seconds("diplomacy", Some(300)).unwrap_err();
+        assert!(err.contains("the minimum is 10 min"), "{err}");
+        assert!(check_turn_seconds("diplomacy", Some(600)).is_ok());
+        // No overflow on absurd values.
+        assert!(check_turn_seconds("battle", Some(u64::MAX)).is_ok());
     }
 
     #[test]

@@ -99,6 +99,9 @@ pub struct Host {
     registry: Registry,
     clock: Arc<dyn Clock>,
     settings: HostSettings,
+    /// Deadlines in a row without any person acting after which a game is
+    /// ended as abandoned (0: never).
+    abandon_after: u32,
 }
 
 impl Host {
@@ -114,7 +117,16 @@ impl Host {
             registry,
             clock,
             settings,
+            abandon_after: limits::DEFAULT_ABANDON_AFTER,
         }
+    }
+
+    /// Ends a game as abandoned once `n` deadlines in a row pass without any
+    /// person in it acting (0: never); the default is
+    /// [`limits::DEFAULT_ABANDON_AFTER`].
+    pub fn with_abandon_after(mut self, n: u32) -> Host {
+        self.abandon_after = n;
+        self
     }
 
     /// The store (for backups and checks).

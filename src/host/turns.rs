@@ -74,6 +74,9 @@ pub enum DeadlineEvent {
     Resolved(GameId),
     /// Missing seats forfeited.
     Forfeited(GameId, Vec<Seat>),
+    /// No person had acted for the host's limit of deadlines in a row: the
+    /// game was aborted as abandoned.
+    Abandoned(GameId),
     /// The deadline was for a turn already resolved; it was dropped.
     Stale(GameId),
 }
@@ -444,6 +447,7 @@ impl Host {
                     due_at: now + span,
                     remind_at,
                     extensions_used: 0,
+                    idle_deadlines: 0,
                 },
             )?;
         }
@@ -698,6 +702,30 @@ impl Host {
             }
             let mut engine = self.engine_of(&row)?;
             let seats = tx.seats(row.id)?;
+            // A game nobody plays any more is ended rather than resolved
+            // turn after turn by stand-ins, filling its channel.
+            let idle = if people_acted(&seats, &current_pending(tx, &row)?) {
+                0
+            } else {
+                d.idle_deadlines.saturating_add(1)
+            };
+            let has_people = seats
+                .iter()
+                .any(|s| matches!(s.occupant, Occupant::User(_)));
+            if self.abandon_after > 0 && has_people && idle >= self.abandon_after {
+                tx.finish_game(row.id, GameStatus::Aborted, None, self.now())?;
+                self.announce_to_channel(
+                    tx,
+                    &row,
+                    AnnouncementKind::Aborted,
+                    format!(
+                        "{} was aborted as abandoned: no player moved before the last {idle} \
+                         deadlines.",
+                        game_label(&row)
+                    ),
+                )?;
+                return Ok(DeadlineEvent::Abandoned(row.id));
+            }
             let names = missing
                 .iter()
                 .map(|s| seat_display(&seats, *s))
@@ -717,6 +745,7 @@ impl Host {
                     report.public
                 );
                 self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &missing)?;
+                tx.set_idle_deadlines(row.id, idle)?;
                 return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
             }
             let mut actions: BTreeMap<Seat, Value> = current_pending(tx, &row)?
@@ -738,6 +767,8 @@ impl Host {
                 ),
             )?;
             self.resolve_turn(tx, &row, engine, &seats, actions)?;
+            // The next turn's deadline (if the game goes on) carries the count.
+            tx.set_idle_deadlines(row.id, idle)?;
             Ok(DeadlineEvent::Resolved(row.id))
         })
     }
@@ -900,6 +931,16 @@ pub(super) fn current_pending(
         out.insert(p.seat, (v, p.is_final));
     }
     Ok(out)
+}
+
+/// Whether any seat held by a person sent something this turn (even a
+/// partial action): the game is not abandoned.
+fn people_acted(seats: &[SeatRow], pending: &BTreeMap<Seat, (Value, bool)>) -> bool {
+    pending.keys().any(|seat| {
+        seats
+            .iter()
+            .any(|s| s.seat == *seat && matches!(s.occupant, Occupant::User(_)))
+    })
 }
 
 /// "Alice" for a seat, or "seat 2" if it is somehow empty.

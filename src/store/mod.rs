@@ -10,10 +10,10 @@ mod rows;
 
 pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
-    TimeoutPolicy, TurnLogRow,
+    TimeoutPolicy, TurnLogRow, TurnLogSpan,
 };
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use rusqlite_migration::{M, Migrations};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
@@ -23,6 +23,7 @@ use std::time::Duration;
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_initial.sql"),
     include_str!("../../migrations/0002_deadline_extensions.sql"),
+    include_str!("../../migrations/0003_idle_deadlines.sql"),
 ];
 
 /// Everything that can go wrong in the store.
@@ -46,6 +47,12 @@ pub enum StoreError {
         found: i64,
         /// The latest version this build knows.
         known: i64,
+    },
+    /// There is no database file where one was expected (read-only opens never create one).
+    #[error("no database at {path}")]
+    NotFound {
+        /// The path looked at.
+        path: String,
     },
     /// A stored row holds a value the code cannot read.
     #[error("corrupt row in {table} ({key}): {reason}")]
@@ -96,6 +103,127 @@ impl Store {
             conn: Mutex::new(conn),
             path: path.to_path_buf(),
         })
+    }
+
+    /// Opens an existing database for reading only (`SQLITE_OPEN_READ_ONLY`):
+    /// never creates the file, applies no migration and changes no setting
+    /// in it, so `gamehost check` and `backup` leave it as they found it. A
+    /// missing file is [`StoreError::NotFound`]; a schema version other than
+    /// this build's is left for the caller to report.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        // `metadata` rather than `exists`: a dangling symlink or a directory
+        // is no database either.
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Err(StoreError::NotFound {
+                path: path.display().to_string(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        // A read-only connection to a WAL database creates its `-wal` and
+        // `-shm` files when they are missing (and leaves them). They are
+        // missing only when no connection has the file open, and then the
+        // file alone is the whole database: read it as immutable, touching
+        // nothing. With a `-wal` present (the bot is running, or crashed),
+        // read through it to see every committed change.
+        let mut wal = PathBuf::from(path);
+        wal.as_mut_os_string().push("-wal");
+        let conn = if is_wal_file(path) && !wal.exists() {
+            Connection::open_with_flags(
+                format!("file:{}?immutable=1", uri_path(path)),
+                flags | OpenFlags::SQLITE_OPEN_URI,
+            )?
+        } else {
+            Connection::open_with_flags(path, flags)?
+        };
+        // Belt and braces: even a statement that would write is refused.
+        conn.pragma_update(None, "query_only", "ON")?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing database to copy it ([`Store::backup_to`] needs a
+    /// connection that may write the copy): never creates the file, applies
+    /// no migration. A missing file is [`StoreError::NotFound`].
+    pub fn open_existing(path: &Path) -> Result<Store, StoreError> {
+        if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+            return Err(StoreError::NotFound {
+                path: path.display().to_string(),
+            });
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Checks the file below the level of rows: SQLite's own
+    /// `PRAGMA integrity_check` (pages, indexes), `PRAGMA foreign_key_check`
+    /// (rows of games that do not exist), and the schema against the one the
+    /// migrations build for the file's version (a dropped or altered table).
+    /// Each problem is one line; an empty list means none was found.
+    pub fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.lock();
+        let mut problems = Vec::new();
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let objects = schema_objects(&conn)?;
+        if version == 0 && objects.is_empty() {
+            let empty = std::fs::metadata(&self.path).is_ok_and(|m| m.len() == 0);
+            problems.push(if empty {
+                "the file is empty: it is not a gamehost database".to_string()
+            } else {
+                "the file has no gamehost tables (schema version 0): it is not a gamehost database"
+                    .to_string()
+            });
+            return Ok(problems);
+        }
+        // At most 100 messages: a badly damaged file must not flood the report.
+        let mut stmt = conn.prepare("PRAGMA integrity_check(100)")?;
+        let lines = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        drop(stmt);
+        problems.extend(
+            lines
+                .into_iter()
+                .filter(|l| l != "ok")
+                .map(|l| format!("integrity_check: {l}")),
+        );
+        if (1..=schema_version_known()).contains(&version) {
+            let expected = expected_schema(version)?;
+            for (name, sql) in &expected {
+                match objects.get(name) {
+                    None => problems.push(format!("{name} is missing from the schema")),
+                    Some(found) if found != sql => problems.push(format!(
+                        "{name} differs from the schema of version {version}"
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+        if problems.is_empty() {
+            let mut stmt = conn.prepare("PRAGMA foreign_key_check")?;
+            let orphans = stmt
+                .query_map([], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, Option<i64>>(1)?))
+                })?
+                .take(100)
+                .collect::<Result<Vec<_>, _>>()?;
+            for (table, rowid) in orphans {
+                problems.push(format!(
+                    "{table} row {} belongs to a game that does not exist",
+                    rowid.map_or("?".to_string(), |r| r.to_string())
+                ));
+            }
+        }
+        Ok(problems)
     }
 
     /// The database file this store is on.
@@ -153,6 +281,65 @@ impl Store {
         conn.execute("VACUUM INTO ?1", [dest.to_string_lossy()])?;
         Ok(())
     }
+}
+
+/// Whether the file's header says it is in WAL mode (read and write
+/// versions 2 at offsets 18 and 19).
+fn is_wal_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok()
+        && header.starts_with(b"SQLite format 3\0")
+        && header[18] == 2
+        && header[19] == 2
+}
+
+/// A path for a `file:` URI: the characters a URI gives a meaning
+/// (`%`, `?`, `#`) and anything not printable ASCII, percent-encoded.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for b in path.as_os_str().as_encoded_bytes() {
+        match b {
+            b'%' | b'?' | b'#' => out.push_str(&format!("%{b:02X}")),
+            0x21..=0x7e => out.push(*b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// The tables and indexes of a database by "table NAME" / "index NAME",
+/// with their SQL, leaving out SQLite's own.
+fn schema_objects(
+    conn: &Connection,
+) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
+    let mut stmt = conn.prepare(
+        "SELECT type, name, COALESCE(sql, '') FROM sqlite_master \
+         WHERE name NOT LIKE 'sqlite_%' AND type IN ('table', 'index', 'view', 'trigger')",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                format!("{} {}", r.get::<_, String>(0)?, r.get::<_, String>(1)?),
+                r.get::<_, String>(2)?,
+            ))
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}
+
+/// The schema the migrations build up to `version`, in a scratch in-memory
+/// database (never the file being checked).
+fn expected_schema(version: i64) -> Result<std::collections::BTreeMap<String, String>, StoreError> {
+    // The migrations' SQL run directly: rusqlite_migration would log a
+    // "migrated" line that reads as if the checked file had been changed.
+    let conn = Connection::open_in_memory()?;
+    for sql in MIGRATIONS.iter().take(version.max(0) as usize) {
+        conn.execute_batch(sql)?;
+    }
+    schema_objects(&conn)
 }
 
 /// Typed queries inside one transaction.
@@ -513,11 +700,29 @@ impl Tx<'_> {
     /// Sets (or replaces) the deadline of a game's current turn.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
         self.tx.execute(
-            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used) \
-             VALUES (?1, ?2, ?3, ?4, ?5) \
+            "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used, idle_deadlines) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
-             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used",
-            params![game_id, d.turn, d.due_at, d.remind_at, d.extensions_used],
+             remind_at = excluded.remind_at, extensions_used = excluded.extensions_used, \
+             idle_deadlines = excluded.idle_deadlines",
+            params![
+                game_id,
+                d.turn,
+                d.due_at,
+                d.remind_at,
+                d.extensions_used,
+                d.idle_deadlines
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Sets how many deadlines in a row passed without a person acting, on
+    /// the game's current deadline (nothing if it has none).
+    pub fn set_idle_deadlines(&self, game_id: i64, n: u32) -> Result<(), StoreError> {
+        self.tx.execute(
+            "UPDATE deadlines SET idle_deadlines = ?2 WHERE game_id = ?1",
+            params![game_id, n],
         )?;
         Ok(())
     }
@@ -534,7 +739,7 @@ impl Tx<'_> {
         Ok(self
             .tx
             .query_row(
-                "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+                "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
                  WHERE game_id = ?1",
                 [game_id],
                 DeadlineRow::from_row,
@@ -545,7 +750,7 @@ impl Tx<'_> {
     /// Deadlines or reminders that are due at `now`.
     pub fn due_deadlines(&self, now: i64) -> Result<Vec<DeadlineRow>, StoreError> {
         let mut stmt = self.tx.prepare(
-            "SELECT game_id, turn, due_at, remind_at, extensions_used FROM deadlines \
+            "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
              WHERE due_at <= ?1 OR (remind_at IS NOT NULL AND remind_at <= ?1) ORDER BY due_at",
         )?;
         let rows = stmt
@@ -633,6 +838,62 @@ impl Tx<'_> {
             .into_iter()
             .filter(|r| r.game_id == game_id)
             .collect())
+    }
+
+    /// Every game's turn counter beside what its turn log holds:
+    /// `(game id, turn, log rows, lowest logged turn, highest logged turn)`.
+    pub fn turn_log_spans(&self) -> Result<Vec<TurnLogSpan>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT g.id, g.turn, COUNT(t.turn), MIN(t.turn), MAX(t.turn) \
+             FROM games g LEFT JOIN turn_log t ON t.game_id = g.id GROUP BY g.id ORDER BY g.id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(TurnLogSpan {
+                    game_id: r.get(0)?,
+                    turn: r.get(1)?,
+                    rows: r.get(2)?,
+                    first: r.get(3)?,
+                    last: r.get(4)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Calls `f` on every outbox row of a game, sent or not, oldest first,
+    /// without holding them all in memory. A row whose target kind is unknown
+    /// is passed as an `Err` naming it.
+    pub fn each_outbox_row_of_game(
+        &self,
+        game_id: i64,
+        mut f: impl FnMut(Result<OutboxRow, StoreError>),
+    ) -> Result<(), StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, game_id, target_kind, target_id, payload, created_at FROM outbox \
+             WHERE game_id = ?1 ORDER BY id",
+        )?;
+        let mut rows = stmt.query([game_id])?;
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            let kind: String = r.get(2)?;
+            let row = match Target::from_parts(&kind, r.get(3)?) {
+                Some(target) => Ok(OutboxRow {
+                    id,
+                    game_id: r.get(1)?,
+                    target,
+                    payload: r.get(4)?,
+                    created_at: r.get(5)?,
+                }),
+                None => Err(StoreError::Corrupt {
+                    table: "outbox",
+                    key: format!("row {id}"),
+                    reason: format!("unknown target kind `{kind}`"),
+                }),
+            };
+            f(row);
+        }
+        Ok(())
     }
 
     /// Marks an announcement as delivered; false if it was already marked.

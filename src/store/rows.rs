@@ -298,6 +298,8 @@ pub struct DeadlineRow {
     pub remind_at: Option<i64>,
     /// Extensions granted on players' requests this turn (0 for a new turn).
     pub extensions_used: u32,
+    /// Deadlines passed in a row, before this one, without any person acting.
+    pub idle_deadlines: u32,
 }
 
 impl DeadlineRow {
@@ -308,6 +310,7 @@ impl DeadlineRow {
             due_at: r.get(2)?,
             remind_at: r.get(3)?,
             extensions_used: r.get(4)?,
+            idle_deadlines: r.get(5)?,
         })
     }
 }
@@ -351,4 +354,19 @@ pub struct OutboxRow {
     pub payload: String,
     /// When queued (ms).
     pub created_at: i64,
+}
+
+/// A game's turn counter beside the turns its log holds (for `gamehost check`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnLogSpan {
+    /// Game.
+    pub game_id: i64,
+    /// The game's counter of resolved turns.
+    pub turn: i64,
+    /// How many rows its turn log has.
+    pub rows: i64,
+    /// The lowest logged turn, if any.
+    pub first: Option<i64>,
+    /// The highest logged turn, if any.
+    pub last: Option<i64>,
 }

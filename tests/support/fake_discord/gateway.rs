@@ -68,7 +68,12 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
         .map(|t| t.trim_start_matches("Bot "))
         != Some(TOKEN)
     {
-        ws.send(Message::Close(None)).await.ok();
+        // As Discord does: close code 4004, "Authentication failed".
+        let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: 4004.into(),
+            reason: "Authentication failed.".into(),
+        };
+        ws.send(Message::Close(Some(close))).await.ok();
         return Err("IDENTIFY with a wrong token".into());
     }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();

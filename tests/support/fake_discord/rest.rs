@@ -62,6 +62,9 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
         .await
         .map(|b| b.to_bytes())
         .unwrap_or_default();
+    // Every route the bot uses needs its token; a rejected one gets what
+    // Discord answers (on `GET /users/@me` and `/gateway/bot` too): 401 with
+    // code 0 and "401: Unauthorized".
     let (status, out) = if !auth_ok {
         error(401, 0, "401: Unauthorized")
     } else if content_type.starts_with("multipart/") {
