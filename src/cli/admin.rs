@@ -6,7 +6,7 @@
 //! would break games.
 
 use crate::config::Config;
-use crate::host::{Announcement, Host, HostSettings, Registry, SystemClock};
+use crate::host::{Announcement, Host, HostSettings, SystemClock};
 use crate::store::{GameStatus, Store, StoreError, TurnLogSpan, schema_version_known};
 use anyhow::{Context, bail};
 use std::collections::BTreeSet;
