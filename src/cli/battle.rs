@@ -253,3 +253,30 @@ pub fn sample_ctx(n: usize, seed: u64) -> anyhow::Result<Ctx> {
         Battle::with_roster(Roster::builtin(), &options, seed).map_err(|e| anyhow::anyhow!(e.0))?;
     Ok(b.ctx().clone())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep is not certainty: the old normal approximation printed
+    /// `100.0% ± 0.0` and an Elo interval of zero width for 10 wins in 10.
+    #[test]
+    fn a_sweep_keeps_a_wide_interval_in_the_table() {
+        let r = TournamentResult {
+            pairs: vec![PairResult {
+                a: "default".into(),
+                b: "random".into(),
+                games: 10,
+                a_wins: 10,
+                b_wins: 0,
+                draws: 0,
+            }],
+            decision_ms: vec![],
+        };
+        let table = r.table();
+        assert!(
+            table.contains("| 100.0% (72.2 .. 100.0) | +512 (+166 .. +512) |"),
+            "{table}"
+        );
+    }
+}
