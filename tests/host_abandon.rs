@@ -1,12 +1,12 @@
 //! Abuse limits in the host: turn deadlines no shorter than their kind's
 //! minimum, and a game nobody plays any more ended after a few deadlines.
 
-mod common;
+mod support;
 
-use common::{host_at, new_rps};
 use gamehost::host::{AnnouncementKind, DeadlineEvent, Host, ManualClock};
 use gamehost::store::{GameStatus, Target, TimeoutPolicy};
 use std::sync::Arc;
+use support::host_builder::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::at(1_000_000))

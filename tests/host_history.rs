@@ -2,13 +2,13 @@
 //! SQLite file: pages of the turn log, who may read which action, and the
 //! engine as it was after any turn.
 
-mod common;
+mod support;
 
-use common::{host_at, new_rps};
 use gamehost::host::{HISTORY_PAGE, Host, ManualClock, TurnActions};
 use gamehost::store::{GameStatus, TimeoutPolicy};
 use serde_json::{Value, json};
 use std::sync::Arc;
+use support::host_builder::{host_at, new_rps};
 
 /// A started game between alice (seat 1) and bob (seat 2) needing `wins` wins.
 fn started(host: &Host, wins: u32) -> i64 {

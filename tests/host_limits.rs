@@ -1,12 +1,12 @@
 //! Abuse limits through the host: oversized messages and users who are not
 //! seated are refused with a clear sentence, and nothing is recorded.
 
-mod common;
+mod support;
 
-use common::{host_at, new_rps};
 use gamehost::host::ManualClock;
 use gamehost::store::TimeoutPolicy;
 use std::sync::Arc;
+use support::host_builder::{host_at, new_rps};
 
 #[test]
 fn oversized_messages_and_strangers_are_refused() {

@@ -1,12 +1,12 @@
 //! The host on a real SQLite file: lobby rules, hidden moves, exactly-once
 //! resolution, deadlines, restarts and corrupt rows.
 
-mod common;
+mod support;
 
-use common::{host_at, new_rps};
 use gamehost::host::{AnnouncementKind, DeadlineEvent, HostError, ManualClock};
 use gamehost::store::{GameStatus, Target, TimeoutPolicy};
 use std::sync::Arc;
+use support::host_builder::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::at(1_000_000))
@@ -374,9 +374,9 @@ fn operator_data_reaches_the_engine_through_the_registry() {
     use gamehost::games::seam::Game;
     use gamehost::host::{Host, HostSettings, Registry};
     let dir = tempfile::tempdir().unwrap();
-    let registry = Registry::default().with_constructor::<common::rps::Rps>(|mut o, seed| {
+    let registry = Registry::default().with_constructor::<support::rps::Rps>(|mut o, seed| {
         o.wins.get_or_insert(1);
-        common::rps::Rps::new_game(o, seed)
+        support::rps::Rps::new_game(o, seed)
     });
     let host = Host::new(
         std::sync::Arc::new(gamehost::store::Store::open(&dir.path().join("g.db")).unwrap()),

@@ -1,12 +1,12 @@
 //! The store refuses what it cannot trust: newer schemas and corrupt rows are
 //! reported with the table and row, never a panic.
 
-mod common;
+mod support;
 
-use common::{host_at, new_rps};
 use gamehost::host::{HostError, ManualClock};
 use gamehost::store::{Store, StoreError, TimeoutPolicy};
 use std::sync::Arc;
+use support::host_builder::{host_at, new_rps};
 
 fn raw(path: &std::path::Path) -> rusqlite::Connection {
     rusqlite::Connection::open(path).unwrap()

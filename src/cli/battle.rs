@@ -1,20 +1,19 @@
 //! `gamehost battle ...`: the battle's tools — an AI tournament and a
 //! roster checker.
 
-// Seats index several parallel arrays at once; a range loop reads best.
-#![allow(clippy::needless_range_loop)]
-
-use crate::games::battle::ai::{self, Level};
-use crate::games::battle::engine::{Ctx, Res};
+use super::tournament::{SeatTimes, timed_ai_decision};
+use crate::games::battle::ai::Level;
+use crate::games::battle::engine::Ctx;
 use crate::games::battle::rules::data::Roster;
 use crate::games::battle::{Battle, BattleOptions};
-use crate::games::seam::AiBudget;
+use crate::games::seam::Outcome;
+use crate::games::tournament::{elo_difference, fixtures, pairs, play_out, seat_levels, tally};
 use anyhow::{Context, bail};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The battle's command-line tools.
 #[derive(clap::Args, Debug)]
@@ -96,36 +95,8 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
     }
 }
 
-/// The result of one pair of AIs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PairResult {
-    /// First AI as given.
-    pub a: String,
-    /// Second AI as given.
-    pub b: String,
-    /// Games played.
-    pub games: usize,
-    /// Wins of `a`.
-    pub a_wins: usize,
-    /// Wins of `b`.
-    pub b_wins: usize,
-    /// Draws.
-    pub draws: usize,
-}
-
-impl PairResult {
-    /// `a`'s score (win 1, draw 1/2) and its 95% confidence half-width.
-    pub fn score(&self) -> (f64, f64) {
-        let n = self.games.max(1) as f64;
-        let p = (self.a_wins as f64 + 0.5 * self.draws as f64) / n;
-        // Variance of the per-game score (1, 1/2, 0) around its mean.
-        let var = (self.a_wins as f64 * (1.0 - p).powi(2)
-            + self.draws as f64 * (0.5 - p).powi(2)
-            + self.b_wins as f64 * p.powi(2))
-            / n;
-        (p, 1.96 * (var / n).sqrt())
-    }
-}
+/// The result of one pair of AIs (the runner's score sheet).
+pub use crate::games::tournament::PairResult;
 
 /// The whole tournament.
 #[derive(Debug, Clone)]
@@ -136,48 +107,36 @@ pub struct TournamentResult {
     pub decision_ms: Vec<(String, f64)>,
 }
 
-fn elo(p: f64) -> f64 {
-    let p = p.clamp(1e-4, 1.0 - 1e-4);
-    -400.0 * (1.0 / p - 1.0).log10()
-}
-
 impl TournamentResult {
     /// The JSON form: `{"pairs": [{"a", "b", "games", "a_wins", "b_wins", "draws"}]}`.
     pub fn json(&self) -> String {
-        let pairs: Vec<serde_json::Value> = self
-            .pairs
-            .iter()
-            .map(|p| {
-                serde_json::json!({
-                    "a": p.a, "b": p.b, "games": p.games,
-                    "a_wins": p.a_wins, "b_wins": p.b_wins, "draws": p.draws,
-                })
-            })
-            .collect();
-        serde_json::json!({ "pairs": pairs }).to_string()
+        serde_json::json!({ "pairs": self.pairs }).to_string()
     }
 
-    /// A Markdown table of the results.
+    /// A Markdown table of the results: `a`'s score with its 95% Wilson
+    /// interval, and the Elo differences of the score and of the interval's ends.
     pub fn table(&self) -> String {
         let mut s = String::from(
             "| A | B | games | A wins | B wins | draws | A score (95% CI) | Elo A-B (95% CI) |\n\
              |---|---|---|---|---|---|---|---|\n",
         );
         for p in &self.pairs {
-            let (sc, h) = p.score();
+            let (rate, lo, hi, elo) = p.stats();
+            let n = f64::from(p.games);
             s.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {:.1}% ± {:.1} | {:+.0} ({:+.0} .. {:+.0}) |\n",
+                "| {} | {} | {} | {} | {} | {} | {:.1}% ({:.1} .. {:.1}) | {:+.0} ({:+.0} .. {:+.0}) |\n",
                 p.a,
                 p.b,
                 p.games,
                 p.a_wins,
                 p.b_wins,
                 p.draws,
-                sc * 100.0,
-                h * 100.0,
-                elo(sc),
-                elo(sc - h),
-                elo(sc + h)
+                rate * 100.0,
+                lo * 100.0,
+                hi * 100.0,
+                elo,
+                elo_difference(lo, n),
+                elo_difference(hi, n)
             ));
         }
         s.push_str("\nMean decision time: ");
@@ -192,61 +151,24 @@ impl TournamentResult {
     }
 }
 
-/// SplitMix64, to derive independent seeds from one.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A finished game: the result and each seat's total decision time and count.
-type GameResult = (Res, [(Duration, u32); 2]);
-
-/// Plays one battle between two levels; returns the result and the total
-/// decision time and count of each seat.
-pub fn play_one(
-    ctx_battle: &Battle,
-    levels: [&Level; 2],
-    budget_ms: Option<u64>,
-    seed: u64,
-) -> GameResult {
-    let mut b = ctx_battle.clone();
-    let mut time = [(Duration::ZERO, 0u32); 2];
-    let mut step = 0u64;
-    while b.pos().result.is_none() {
-        let mut acts = [None, None];
-        for x in 0..2 {
-            if b.pos().awaits(x) {
-                let budget = AiBudget {
-                    iterations: None,
-                    deadline: budget_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
-                };
-                let t0 = Instant::now();
-                let s = mix(seed ^ mix(step * 2 + x as u64));
-                acts[x] = Some(ai::choose(b.ctx(), b.pos(), x, levels[x], budget, s));
-                time[x].0 += t0.elapsed();
-                time[x].1 += 1;
-            }
-        }
-        b.apply_acts(acts);
-        step += 1;
-    }
-    (b.pos().result.unwrap_or(Res::Draw), time)
-}
+/// A finished game: the outcome and each seat's total decision time and count.
+type GameResult = (Option<Outcome>, SeatTimes);
 
 /// Runs the tournament described by `t`.
 pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
-    let mut levels = Vec::new();
+    let mut names = Vec::new();
     for name in &t.ai {
-        let Some(l) = Level::parse(name) else {
+        if Level::parse(name).is_none() {
             bail!("unknown AI `{name}`: use default, search:N, greedy, random, mc, mc:N or exact");
-        };
-        levels.push((name.clone(), l));
+        }
+        names.push(name.clone());
     }
-    if levels.len() < 2 {
+    if names.len() < 2 {
         bail!("--ai needs at least two AIs, e.g. --ai random,default");
     }
+    let Ok(games) = u32::try_from(t.games) else {
+        bail!("--games is at most {}, got {}", u32::MAX, t.games);
+    };
     let options = BattleOptions {
         team_size: t.team_size,
         ..Default::default()
@@ -257,16 +179,9 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
         None | Some("") => Roster::builtin().clone(),
         Some(path) => super::operator_file::load_roster(std::path::Path::new(path))?,
     };
-    // Jobs: (pair, game); a game pair 2k, 2k+1 shares teams and battle seed, sides swapped.
-    let mut pairs = Vec::new();
-    for i in 0..levels.len() {
-        for j in i + 1..levels.len() {
-            pairs.push((i, j));
-        }
-    }
-    let jobs: Vec<(usize, usize)> = (0..pairs.len())
-        .flat_map(|p| (0..t.games).map(move |g| (p, g)))
-        .collect();
+    // The runner's schedule: a game pair 2k, 2k+1 shares teams and battle
+    // seed, sides swapped; the seeds make the result independent of threads.
+    let jobs = fixtures(names.len(), games, t.seed);
     let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; jobs.len()]);
     let next = AtomicUsize::new(0);
     let failed: Mutex<Option<String>> = Mutex::new(None);
@@ -276,25 +191,22 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
             s.spawn(|| {
                 loop {
                     let k = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(&(p, g)) = jobs.get(k) else { break };
-                    let (i, j) = pairs[p];
-                    let battle_seed = mix(t.seed ^ mix(g as u64 / 2));
-                    let battle = match Battle::with_roster(&roster, &options, battle_seed) {
+                    let Some(f) = jobs.get(k) else { break };
+                    let mut battle = match Battle::with_roster(&roster, &options, f.game_seed) {
                         Ok(b) => b,
                         Err(e) => {
                             *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.0);
                             break;
                         }
                     };
-                    let swap = g % 2 == 1;
-                    let seat_levels = if swap {
-                        [&levels[j].1, &levels[i].1]
-                    } else {
-                        [&levels[i].1, &levels[j].1]
-                    };
-                    let ai_seed = mix(t.seed.wrapping_add(1) ^ mix((k as u64) << 1));
-                    let (res, time) = play_one(&battle, seat_levels, t.budget_ms, ai_seed);
-                    results.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((res, time));
+                    let mut times = vec![(Duration::ZERO, 0u32); 2];
+                    let (outcome, _) = play_out(
+                        &mut battle,
+                        &seat_levels(&names, f),
+                        u64::MAX,
+                        timed_ai_decision::<Battle>(f.ai_seed, t.budget_ms, &mut times),
+                    );
+                    results.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((outcome, times));
                     let d = done.fetch_add(1, Ordering::SeqCst) + 1;
                     if d.is_multiple_of(50) && !t.json {
                         eprintln!("battle tournament: {d}/{} games", jobs.len());
@@ -307,45 +219,26 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
         bail!(e);
     }
     let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut out = Vec::new();
-    let mut time = vec![(Duration::ZERO, 0u32); levels.len()];
-    for (p, &(i, j)) in pairs.iter().enumerate() {
-        let mut r = PairResult {
-            a: levels[i].0.clone(),
-            b: levels[j].0.clone(),
-            games: 0,
-            a_wins: 0,
-            b_wins: 0,
-            draws: 0,
-        };
-        for (k, &(pp, g)) in jobs.iter().enumerate() {
-            if pp != p {
-                continue;
-            }
-            let (res, tm) = results[k].context("a tournament game did not finish")?;
-            let a_seat = if g % 2 == 1 { 1 } else { 0 };
-            let a_ix = [i, j];
-            for x in 0..2 {
-                let who = if x == a_seat { a_ix[0] } else { a_ix[1] };
-                time[who].0 += tm[x].0;
-                time[who].1 += tm[x].1;
-            }
-            r.games += 1;
-            match res {
-                Res::Draw => r.draws += 1,
-                Res::Win(x) if x as usize == a_seat => r.a_wins += 1,
-                Res::Win(_) => r.b_wins += 1,
-            }
+    let mut played = Vec::with_capacity(jobs.len());
+    let mut time = vec![(Duration::ZERO, 0u32); names.len()];
+    let all_pairs = pairs(names.len());
+    for (f, r) in jobs.iter().zip(&results) {
+        let (outcome, tm) = r.as_ref().context("a tournament game did not finish")?;
+        let (i, j) = all_pairs[f.pair];
+        for (seat, (d, c)) in tm.iter().enumerate() {
+            let who = if seat == f.a_seat { i } else { j };
+            time[who].0 += *d;
+            time[who].1 += c;
         }
-        out.push(r);
+        played.push((f, outcome.as_ref()));
     }
-    let decision_ms = levels
+    let decision_ms = names
         .iter()
         .zip(&time)
-        .map(|((n, _), (d, c))| (n.clone(), d.as_secs_f64() * 1000.0 / (*c).max(1) as f64))
+        .map(|(n, (d, c))| (n.clone(), d.as_secs_f64() * 1000.0 / (*c).max(1) as f64))
         .collect();
     Ok(TournamentResult {
-        pairs: out,
+        pairs: tally(&names, played),
         decision_ms,
     })
 }
@@ -359,4 +252,31 @@ pub fn sample_ctx(n: usize, seed: u64) -> anyhow::Result<Ctx> {
     let b =
         Battle::with_roster(Roster::builtin(), &options, seed).map_err(|e| anyhow::anyhow!(e.0))?;
     Ok(b.ctx().clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep is not certainty: the old normal approximation printed
+    /// `100.0% ± 0.0` and an Elo interval of zero width for 10 wins in 10.
+    #[test]
+    fn a_sweep_keeps_a_wide_interval_in_the_table() {
+        let r = TournamentResult {
+            pairs: vec![PairResult {
+                a: "default".into(),
+                b: "random".into(),
+                games: 10,
+                a_wins: 10,
+                b_wins: 0,
+                draws: 0,
+            }],
+            decision_ms: vec![],
+        };
+        let table = r.table();
+        assert!(
+            table.contains("| 100.0% (72.2 .. 100.0) | +512 (+166 .. +512) |"),
+            "{table}"
+        );
+    }
 }

@@ -2,12 +2,11 @@
 
 use std::io::{Read, Write};
 
-use std::collections::BTreeMap;
-
 use anyhow::Context;
 
 use crate::games::cards::{Invisible, InvisibleOptions};
 use crate::games::seam::{AiBudget, Game};
+use crate::games::tournament::{ai_decision, fixtures, play_out, seat_levels};
 
 use crate::games::cards::deal::deal;
 use crate::games::cards::notation::{format_problem, move_text, parse_problem};
@@ -156,23 +155,29 @@ fn tournament(
         m: size,
         ..Default::default()
     };
-    for k in 0..deals {
-        for a_seat in 0..2 {
-            let mut game = Invisible::new_game(options.clone(), seed.wrapping_add(k))
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            let mut turn = 0u64;
-            while let Some(&seat) = game.awaiting().first() {
-                let level = if seat == a_seat { levels[0] } else { levels[1] };
-                let ai_seed = seed ^ (k << 20) ^ turn;
-                let mv = game.ai_action(seat, level, AiBudget::iterations(1), ai_seed);
-                game.resolve(BTreeMap::from([(seat, mv)]));
-                turn += 1;
-            }
-            let d = game.position().score_diff();
-            let a_diff = if a_seat == 0 { d } else { -d };
-            diff_sum[a_seat] += a_diff;
-            table[a_seat][(1 - a_diff.signum()) as usize] += 1;
-        }
+    let names = [levels[0].to_string(), levels[1].to_string()];
+    // The runner's schedule for one pair, two games per deal (A as player 1,
+    // then as player 2); deal k keeps the documented seed `seed + k`, so
+    // `cards deal --seed` shows it.
+    let deals_u32 = u32::try_from(deals)
+        .ok()
+        .and_then(|d| d.checked_mul(2))
+        .with_context(|| format!("--deals is at most {}, got {deals}", u32::MAX / 2))?;
+    for f in fixtures(2, deals_u32, seed) {
+        let deal_seed = seed.wrapping_add(u64::from(f.round / 2));
+        let mut game =
+            Invisible::new_game(options.clone(), deal_seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        // The exact solver needs no iterations; one keeps `random` cheap.
+        play_out(
+            &mut game,
+            &seat_levels(&names, &f),
+            u64::MAX,
+            ai_decision::<Invisible>(f.ai_seed, || AiBudget::iterations(1)),
+        );
+        let d = game.position().score_diff();
+        let a_diff = if f.a_seat == 0 { d } else { -d };
+        diff_sum[f.a_seat] += a_diff;
+        table[f.a_seat][(1 - a_diff.signum()) as usize] += 1;
     }
     writeln!(
         out,

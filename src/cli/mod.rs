@@ -18,6 +18,7 @@ pub mod diplomacy;
 pub mod operator_file;
 pub mod puzzle;
 pub mod soak;
+pub mod tournament;
 
 /// A self-hosted Discord bot that runs many games at once, one per channel.
 #[derive(Parser, Debug)]

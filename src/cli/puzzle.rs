@@ -8,7 +8,6 @@ use crate::host::limits::read_all_capped;
 use anyhow::{Context, bail};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Arguments of `gamehost puzzle`.
 #[derive(clap::Args, Debug)]
@@ -65,10 +64,7 @@ pub enum PuzzleCommand {
 }
 
 fn budget_fn(ms: Option<u64>) -> impl FnMut() -> AiBudget {
-    move || AiBudget {
-        iterations: None,
-        deadline: ms.map(|m| Instant::now() + Duration::from_millis(m)),
-    }
+    move || super::tournament::ai_budget(ms)
 }
 
 fn check_levels(levels: &[String]) -> anyhow::Result<()> {
@@ -194,32 +190,14 @@ pub fn run(args: PuzzleArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Score rate of `a` (draws count half), its 95% Wilson interval, and the
-/// Elo difference it implies (clamped away from 0 and 1 so it stays finite).
-pub fn pair_stats(p: &PairResult) -> (f64, f64, f64, f64) {
-    let n = f64::from(p.games.max(1));
-    let rate = (f64::from(p.a_wins) + 0.5 * f64::from(p.draws)) / n;
-    let z = 1.96f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (rate + z * z / (2.0 * n)) / denom;
-    let half = z * (rate * (1.0 - rate) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    let clamped = rate.clamp(0.5 / n, 1.0 - 0.5 / n);
-    let elo = -400.0 * (1.0 / clamped - 1.0).log10();
-    (
-        rate,
-        (centre - half).max(0.0),
-        (centre + half).min(1.0),
-        elo,
-    )
-}
-
-/// The human tournament table.
+/// The human tournament table: `a`'s score rate with its 95% Wilson
+/// interval and the Elo difference it implies.
 pub fn tournament_table(pairs: &[PairResult]) -> String {
     let mut s = String::from(
         "a          b          games  a_wins b_wins draws  a_rate  95% CI          Elo(a-b)\n",
     );
     for p in pairs {
-        let (rate, lo, hi, elo) = pair_stats(p);
+        let (rate, lo, hi, elo) = p.stats();
         s.push_str(&format!(
             "{:<10} {:<10} {:>5}  {:>6} {:>6} {:>5}  {:>5.1}%  [{:>5.1}%, {:>5.1}%]  {:>+7.0}\n",
             p.a,

@@ -1,18 +1,20 @@
-//! Support for the bot's end-to-end tests: the fake Discord, tiny engines,
-//! and a harness that runs the real bot against them.
+//! The one test-support module: the `rps` engine and the host builder of the
+//! host tests, and for the bot's end-to-end tests the fake Discord, tiny
+//! engines, and a harness that runs the real bot against them.
 #![allow(dead_code)]
 
 pub mod commands;
 pub mod fake_discord;
 pub mod games;
+pub mod host_builder;
 pub mod messages;
+pub mod rps;
 pub mod setup;
 
 use fake_discord::{FakeDiscord, TOKEN};
 use gamehost::config::DeadlinesConfig;
 use gamehost::discord::{Bot, BotSettings};
-use gamehost::host::{Host, HostSettings, ManualClock, Registry};
-use gamehost::store::Store;
+use gamehost::host::{Host, ManualClock, Registry};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -139,16 +141,7 @@ impl Harness {
     /// A host on the harness's database, engines and clock, with the
     /// settings the bot's host runs with.
     fn new_host(&self) -> Host {
-        let store = Store::open(&self.db).expect("open store");
-        Host::new(
-            Arc::new(store),
-            (self.registry)(),
-            self.clock.clone(),
-            HostSettings {
-                ai_budget_ms: 20,
-                reminder_percent: 20,
-            },
-        )
+        host_builder::host_with(&self.db, (self.registry)(), self.clock.clone(), 20)
     }
 
     /// Runs SQL on the database (to simulate a crash or damage).

@@ -3,8 +3,8 @@
 use super::geo::Power;
 use super::{Diplomacy, DiplomacyOptions};
 use crate::games::seam::{AiBudget, Game, Outcome};
+use crate::games::tournament::play_out;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Who sits at each power in a tournament game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -60,21 +60,18 @@ pub fn play(game: u32, seed: u64, lineup: Lineup, end_year: u16) -> GameResult {
     };
     // A game has at most five phases a year; more means something is stuck.
     let limit = (end_year.saturating_sub(1900) as u32 + 1) * 6;
-    let mut phases = 0u32;
-    while g.outcome().is_none() && phases < limit {
-        let mut acts = BTreeMap::new();
-        for s in g.awaiting() {
-            let a = g.ai_action(
-                s,
-                level(s),
-                AiBudget::iterations(1),
-                seed.wrapping_mul(31).wrapping_add(phases as u64),
-            );
-            acts.insert(s, a);
-        }
-        g.resolve(acts);
-        phases += 1;
-    }
+    let levels: Vec<&str> = (0..7).map(level).collect();
+    // Every power's AI in a phase draws from the same seed; its orders
+    // still differ because its units do.
+    let (_, phases) = play_out(&mut g, &levels, u64::from(limit), |g, s, l, phase| {
+        g.ai_action(
+            s,
+            l,
+            AiBudget::iterations(1),
+            seed.wrapping_mul(31).wrapping_add(phase),
+        )
+    });
+    let phases = u32::try_from(phases).unwrap_or(u32::MAX);
     let powers: Vec<PowerResult> = Power::ALL
         .iter()
         .map(|&p| PowerResult {

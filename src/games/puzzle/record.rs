@@ -236,23 +236,10 @@ pub fn replay(text: &str) -> Result<ReplayReport, String> {
 }
 
 /// Wins and draws of one pair of AI levels in a tournament.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PairResult {
-    /// The first level.
-    pub a: String,
-    /// The second level.
-    pub b: String,
-    /// Games played.
-    pub games: u32,
-    /// Games `a` won.
-    pub a_wins: u32,
-    /// Games `b` won.
-    pub b_wins: u32,
-    /// Drawn games.
-    pub draws: u32,
-}
+pub use crate::games::tournament::PairResult;
 
-/// Plays `games` games for every pair of distinct levels (in list order).
+/// Plays `games` games for every pair of distinct levels (in list order),
+/// through the shared tournament runner.
 ///
 /// Games come in pairs from the same seed with a fair start (both fields
 /// identical), the seats swapped in the second game of each pair, so
@@ -261,42 +248,18 @@ pub fn tournament(
     levels: &[String],
     games: u32,
     seed: u64,
-    mut budget: impl FnMut() -> AiBudget,
+    budget: impl FnMut() -> AiBudget,
 ) -> Vec<PairResult> {
-    let mut out = Vec::new();
-    let mut pair_index = 0u64;
-    for i in 0..levels.len() {
-        for j in i + 1..levels.len() {
-            let (a, b) = (&levels[i], &levels[j]);
-            let mut res = PairResult {
-                a: a.clone(),
-                b: b.clone(),
-                games,
-                a_wins: 0,
-                b_wins: 0,
-                draws: 0,
-            };
-            for g in 0..games {
-                let game_seed = ai_seed(seed, (pair_index << 32) | u64::from(g / 2));
-                let a_seat = (g % 2) as usize;
-                let mut ais = [b.as_str(), b.as_str()];
-                ais[a_seat] = a.as_str();
-                let options = PuzzleOptions {
-                    fair_start: true,
-                    ..PuzzleOptions::default()
-                };
-                let Ok((game, _)) = simulate(game_seed, options, ais, &mut budget) else {
-                    continue;
-                };
-                match game.outcome() {
-                    Some(Outcome::Win(s)) if s == a_seat => res.a_wins += 1,
-                    Some(Outcome::Win(_)) => res.b_wins += 1,
-                    _ => res.draws += 1,
-                }
-            }
-            out.push(res);
-            pair_index += 1;
-        }
-    }
-    out
+    let new_game = |game_seed| {
+        let options = PuzzleOptions {
+            fair_start: true,
+            ..PuzzleOptions::default()
+        };
+        PuzzleDuel::create(options, game_seed)
+    };
+    // Every game ends by the rules (the fields fill up); the limit only
+    // guards against an engine bug looping forever.
+    // The default options always make a game; should they not, no pair played.
+    crate::games::tournament::round_robin(levels, games, seed, new_game, budget, 1 << 20)
+        .unwrap_or_default()
 }

@@ -1,25 +1,36 @@
-//! Shared test support: a small hidden-move engine and host builders.
-#![allow(dead_code)]
+//! The one host builder of the tests: a host on a real SQLite file with a
+//! hand-moved clock, for the host tests (with the `rps` engine) and for the
+//! bot harness (with the engines it registers).
 
-pub mod rps;
-
+use super::rps;
 use gamehost::host::{Host, HostSettings, ManualClock, NewGame, Registry};
 use gamehost::store::{Store, TimeoutPolicy};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A host on a real SQLite file with the test engine and a hand-moved clock.
-pub fn host_at(path: &Path, clock: Arc<ManualClock>) -> Host {
+/// A host on the SQLite file at `path` with `registry`, `clock` and an AI
+/// budget of `ai_budget_ms` per decision.
+pub fn host_with(
+    path: &Path,
+    registry: Registry,
+    clock: Arc<ManualClock>,
+    ai_budget_ms: u64,
+) -> Host {
     let store = Store::open(path).expect("open store");
     Host::new(
         Arc::new(store),
-        Registry::default().with::<rps::Rps>(),
+        registry,
         clock,
         HostSettings {
-            ai_budget_ms: 50,
+            ai_budget_ms,
             reminder_percent: 20,
         },
     )
+}
+
+/// A host on a real SQLite file with the test engine and a hand-moved clock.
+pub fn host_at(path: &Path, clock: Arc<ManualClock>) -> Host {
+    host_with(path, Registry::default().with::<rps::Rps>(), clock, 50)
 }
 
 /// A request for a rock-paper-scissors game in `channel` created by `alice`.
