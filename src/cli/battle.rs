@@ -9,6 +9,7 @@ use crate::games::battle::engine::{Ctx, Res};
 use crate::games::battle::rules::data::Roster;
 use crate::games::battle::{Battle, BattleOptions};
 use crate::games::seam::AiBudget;
+use crate::host::ThinkingDeadline;
 use anyhow::{Context, bail};
 use std::io::Write;
 use std::path::PathBuf;
@@ -220,7 +221,7 @@ pub fn play_one(
             if b.pos().awaits(x) {
                 let budget = AiBudget {
                     iterations: None,
-                    deadline: budget_ms.map(|ms| Instant::now() + Duration::from_millis(ms)),
+                    deadline: budget_ms.map(|ms| ThinkingDeadline::after_ms(ms).stopwatch()),
                 };
                 let t0 = Instant::now();
                 let s = mix(seed ^ mix(step * 2 + x as u64));

@@ -4,11 +4,11 @@
 use crate::games::puzzle::record::{self, PairResult, ReplayReport};
 use crate::games::puzzle::{PuzzleDuel, PuzzleOptions, notation};
 use crate::games::seam::{AiBudget, Game};
+use crate::host::ThinkingDeadline;
 use crate::host::limits::read_all_capped;
 use anyhow::{Context, bail};
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
 /// Arguments of `gamehost puzzle`.
 #[derive(clap::Args, Debug)]
@@ -67,7 +67,7 @@ pub enum PuzzleCommand {
 fn budget_fn(ms: Option<u64>) -> impl FnMut() -> AiBudget {
     move || AiBudget {
         iterations: None,
-        deadline: ms.map(|m| Instant::now() + Duration::from_millis(m)),
+        deadline: ms.map(|m| ThinkingDeadline::after_ms(m).stopwatch()),
     }
 }
 
