@@ -749,8 +749,10 @@ mod tests {
     /// here, so the caller falls back to the kind's own default.
     #[test]
     fn deadlines_are_found_by_the_kinds_key() {
-        let mut d = DeadlinesConfig::default();
-        d.battle_seconds = 45;
+        let d = DeadlinesConfig {
+            battle_seconds: 45,
+            ..DeadlinesConfig::default()
+        };
         for entry in crate::host::Registry::standard().names() {
             assert!(d.seconds_for(entry).is_some(), "{entry} has a key");
         }

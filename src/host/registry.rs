@@ -556,6 +556,35 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// What the generic layers need to know of a kind comes from its
+    /// engine through the registry entry, not from matching its name.
+    #[test]
+    fn every_kind_states_its_host_facing_properties_through_its_entry() {
+        let registry = Registry::standard();
+        let entry = |kind| registry.get(kind).unwrap();
+        let in_channel: Vec<&str> = registry
+            .names()
+            .into_iter()
+            .filter(|k| entry(k).moves_in_channel)
+            .collect();
+        assert_eq!(in_channel, ["cards", "puzzle"]);
+        assert_eq!(entry("diplomacy").max_action_chars, 4000);
+        assert_eq!(entry("battle").max_action_chars, 200);
+        assert_eq!(entry("diplomacy").min_turn_seconds, 600);
+        assert_eq!(entry("cards").min_turn_seconds, 30);
+        assert_eq!(entry("diplomacy").default_turn_seconds, 86_400);
+        assert_eq!(entry("battle").default_turn_seconds, 300);
+        assert_eq!(entry("battle").board_image, None);
+        assert_eq!(entry("puzzle").board_image, Some("puzzle-fields"));
+        assert!(
+            entry("battle")
+                .option_keys()
+                .contains(&"team_size".to_string())
+        );
+        let game = registry.create("diplomacy", &Value::Null, 1).unwrap();
+        assert_eq!(game.board_image(), Some("diplomacy-map"));
+    }
+
     /// A misspelt option is refused with the names the kind knows, never
     /// silently ignored (the game would start with the default instead);
     /// a stored game's options still load if they hold a key no longer known.
