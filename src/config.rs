@@ -5,6 +5,11 @@
 //! token also by the conventional `DISCORD_TOKEN`. `config.example.toml`
 //! documents every key with its default; keep the two in step.
 
+use crate::games::battle::Battle;
+use crate::games::cards::Invisible;
+use crate::games::diplomacy::Diplomacy;
+use crate::games::puzzle::PuzzleDuel;
+use crate::games::seam::Game;
 use figment::Figment;
 use figment::providers::{Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
@@ -107,10 +112,11 @@ pub struct DeadlinesConfig {
 impl Default for DeadlinesConfig {
     fn default() -> Self {
         DeadlinesConfig {
-            cards_seconds: 600,
-            battle_seconds: 300,
-            puzzle_seconds: 600,
-            diplomacy_seconds: 86_400,
+            // Each game's own default, so the two cannot disagree.
+            cards_seconds: Invisible::DEFAULT_TURN_SECONDS,
+            battle_seconds: Battle::DEFAULT_TURN_SECONDS,
+            puzzle_seconds: PuzzleDuel::DEFAULT_TURN_SECONDS,
+            diplomacy_seconds: Diplomacy::DEFAULT_TURN_SECONDS,
             reminder_percent: 20,
             timeout_policy: "default".into(),
             abandon_after: crate::host::limits::DEFAULT_ABANDON_AFTER,
@@ -119,15 +125,17 @@ impl Default for DeadlinesConfig {
 }
 
 impl DeadlinesConfig {
-    /// The default deadline of a kind of game, in seconds (0 = none).
-    pub fn seconds_for(&self, kind: &str) -> u64 {
-        match kind {
-            "cards" => self.cards_seconds,
-            "battle" => self.battle_seconds,
-            "puzzle" => self.puzzle_seconds,
-            "diplomacy" => self.diplomacy_seconds,
-            _ => 0,
-        }
+    /// The operator's default deadline of a kind of game, in seconds
+    /// (0 = none): the key `<kind>_seconds` of `[deadlines]`, or `None`
+    /// when the config has no key for that kind (then the kind's own
+    /// `Game::DEFAULT_TURN_SECONDS` applies, so a new game needs no key).
+    pub fn seconds_for(&self, kind: &str) -> Option<u64> {
+        // Looked up by the key's name, so no kind is matched here.
+        let Ok(serde_json::Value::Object(keys)) = serde_json::to_value(self) else {
+            return None;
+        };
+        keys.get(&format!("{kind}_seconds"))
+            .and_then(serde_json::Value::as_u64)
     }
 }
 
@@ -734,5 +742,23 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(err.contains("pray") && err.contains("forfeit"), "{err}");
+    }
+
+    /// Every registered kind's default deadline comes from its key in
+    /// `[deadlines]`, and a kind without a key (one added since) has none
+    /// here, so the caller falls back to the kind's own default.
+    #[test]
+    fn deadlines_are_found_by_the_kinds_key() {
+        let d = DeadlinesConfig {
+            battle_seconds: 45,
+            ..DeadlinesConfig::default()
+        };
+        for entry in crate::host::Registry::standard().names() {
+            assert!(d.seconds_for(entry).is_some(), "{entry} has a key");
+        }
+        assert_eq!(d.seconds_for("battle"), Some(45));
+        assert_eq!(d.seconds_for("diplomacy"), Some(86_400));
+        assert_eq!(d.seconds_for("nim"), None);
+        assert_eq!(d.seconds_for("reminder_percent"), None);
     }
 }

@@ -425,7 +425,6 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
         guild_id: None,
         ai_budget_ms: 20,
         deadlines: Default::default(),
-        channel_move_kinds: vec![],
     };
     let bot = gamehost::discord::Bot::start(host, clock, settings)
         .await

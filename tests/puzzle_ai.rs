@@ -5,6 +5,7 @@ use gamehost::games::puzzle::ai::preview;
 use gamehost::games::puzzle::garbage::{Kind, garbage_sent};
 use gamehost::games::puzzle::{PuzzleDuel, PuzzleOptions, record};
 use gamehost::games::seam::{AiBudget, Game};
+use gamehost::host::ThinkingDeadline;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -47,7 +48,7 @@ fn default_answers_by_an_expired_deadline() {
     let g = PuzzleDuel::new_game(PuzzleOptions::default(), 4).unwrap();
     let budget = AiBudget {
         iterations: None,
-        deadline: Some(Instant::now() - Duration::from_millis(1)),
+        deadline: Some(ThinkingDeadline::at(Instant::now() - Duration::from_millis(1)).stopwatch()),
     };
     let a = g.ai_action(0, "default:64", budget, 1);
     assert!(g.validate(0, &a).is_ok());

@@ -36,9 +36,6 @@ pub struct SoakArgs {
     pub steps: u64,
 }
 
-/// Kinds the soak plays, among those registered.
-const KINDS: &[&str] = &["cards", "puzzle", "battle"];
-
 /// Runs the soak loop; with `--steps`, finishes by delivering the whole outbox.
 pub fn run(args: SoakArgs) -> anyhow::Result<()> {
     let store = Store::open(&args.db)
@@ -52,11 +49,7 @@ pub fn run(args: SoakArgs) -> anyhow::Result<()> {
             reminder_percent: 0,
         },
     );
-    let kinds: Vec<&str> = KINDS
-        .iter()
-        .copied()
-        .filter(|k| host.registry().get(k).is_ok())
-        .collect();
+    let kinds = soak_kinds(host.registry());
     anyhow::ensure!(!kinds.is_empty(), "no soak kind is registered");
     let mut log = OpenOptions::new()
         .create(true)
@@ -118,6 +111,17 @@ fn deliver(
     Ok(items.len())
 }
 
+/// The kinds the soak plays: every registered duel (two seats with default
+/// options), which finishes in a few dozen turns; bigger tables such as
+/// Diplomacy's seven would keep a channel busy for the whole run.
+fn soak_kinds(registry: &Registry) -> Vec<&'static str> {
+    registry
+        .names()
+        .into_iter()
+        .filter(|k| registry.seat_count(k, &serde_json::Value::Null) == Ok(2))
+        .collect()
+}
+
 /// The running game of soak channel `i`, created, filled and started as needed
 /// (each step is its own transaction, so a kill may leave a lobby to finish).
 fn ensure_game(host: &Host, i: usize, kind: &str, seed: u64) -> anyhow::Result<i64> {
@@ -153,4 +157,17 @@ fn ensure_game(host: &Host, i: usize, kind: &str, seed: u64) -> anyhow::Result<i
         host.start(row.id, &user)?;
     }
     Ok(row.id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The soak picks its kinds from the registry by a property, not by name.
+    #[test]
+    fn the_soak_plays_every_registered_duel() {
+        let mut kinds = soak_kinds(&Registry::standard());
+        kinds.sort_unstable();
+        assert_eq!(kinds, ["battle", "cards", "puzzle"]);
+    }
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub fn ai_budget(ms: Option<u64>) -> AiBudget {
     AiBudget {
         iterations: None,
-        deadline: ms.map(|m| Instant::now() + Duration::from_millis(m)),
+        deadline: ms.map(|m| crate::host::ThinkingDeadline::after_ms(m).stopwatch()),
     }
 }
 

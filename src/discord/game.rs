@@ -140,15 +140,15 @@ pub async fn new(
         ));
     };
     let data = ctx.data();
-    let kind_name = data
-        .host
-        .registry()
-        .get(&kind)
-        .map_err(HostError::from)?
-        .name;
+    let entry = data.host.registry().get(&kind).map_err(HostError::from)?;
+    let kind_name = entry.name;
     let turn_seconds = match &deadline {
         Some(d) => parse_duration(d)?,
-        None => data.settings.deadlines.seconds_for(kind_name),
+        None => data
+            .settings
+            .deadlines
+            .seconds_for(kind_name)
+            .unwrap_or(entry.default_turn_seconds),
     };
     let options = super::options::parse_game_options(options.as_deref().unwrap_or(""))
         .map_err(BotError::user)?;

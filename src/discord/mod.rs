@@ -51,9 +51,6 @@ pub struct BotSettings {
     pub ai_budget_ms: u64,
     /// Default deadlines and timeout policy.
     pub deadlines: DeadlinesConfig,
-    /// Kinds whose moves are made in the channel (prompts go there, with
-    /// buttons); every other kind is prompted by DM (hidden moves).
-    pub channel_move_kinds: Vec<String>,
 }
 
 impl std::fmt::Debug for BotSettings {
@@ -79,7 +76,6 @@ impl BotSettings {
             guild_id: config.discord.guild_id,
             ai_budget_ms: config.ai.budget_ms,
             deadlines: config.deadlines.clone(),
-            channel_move_kinds: vec!["cards".into(), "puzzle".into()],
         }
     }
 

@@ -242,7 +242,7 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
             messages(&text, rows, None)
         }
         _ => {
-            let images = if wants_image(a) {
+            let images = if wants_image(data, a) {
                 board_images(data, a).await
             } else {
                 Vec::new()
@@ -267,12 +267,18 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
 }
 
 /// Whether a channel announcement shows a board that has an image.
-fn wants_image(a: &Announcement) -> bool {
+fn wants_image(data: &Data, a: &Announcement) -> bool {
     matches!(
         a.kind,
         AnnouncementKind::Started | AnnouncementKind::Turn | AnnouncementKind::Finished
     ) && a.board.is_some()
-        && crate::render::has_board_image(&a.game_kind)
+        && crate::render::has_board_image(
+            data.host
+                .registry()
+                .get(&a.game_kind)
+                .ok()
+                .and_then(|k| k.board_image),
+        )
 }
 
 /// The images of an announcement's board, drawn from the game as it was at
@@ -361,7 +367,13 @@ async fn to_user(
     } else {
         ""
     };
-    let channel_moves = data.settings.channel_move_kinds.contains(&a.game_kind);
+    // Kinds whose moves are open are prompted in the channel, with buttons;
+    // every other kind by DM (hidden moves).
+    let channel_moves = data
+        .host
+        .registry()
+        .get(&a.game_kind)
+        .is_ok_and(|k| k.moves_in_channel);
     if a.kind == AnnouncementKind::Prompt && channel_moves {
         // Moves of this game are public: prompt in the channel.
         let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);

@@ -1,5 +1,9 @@
 //! The game engines: pure, deterministic, and joined to the host by one seam.
 
+// Purity the compiler checks: the clock and filesystem calls listed in
+// clippy.toml are errors here (tests/purity.rs scans for the rest).
+#![deny(clippy::disallowed_methods)]
+
 pub mod seam;
 pub mod tournament;
 // gamehost:games — one `pub mod <game>;` line per engine.

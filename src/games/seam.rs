@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::time::Instant;
+use std::sync::Arc;
 
 /// A seat at the table, numbered from 0 (seat 0 moves first where order matters).
 pub type Seat = usize;
@@ -93,14 +93,25 @@ pub struct TurnReport {
     pub private: BTreeMap<Seat, String>,
 }
 
+/// The host's answer to "is the AI's thinking time up?".
+///
+/// Engines never read a clock (they must stay pure and replayable); the
+/// host builds one of these from its own clock and hands it in with the
+/// [`AiBudget`], so a game only ever asks whether to stop.
+pub trait Stopwatch: Send + Sync + Debug {
+    /// True once the time given to the AI has run out.
+    fn expired(&self) -> bool;
+}
+
 /// How much an AI may think. Engines honour whichever limit comes first;
 /// with only `iterations` set the AI is deterministic for a given seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct AiBudget {
     /// Upper bound on search iterations / playouts (engine-defined unit).
     pub iterations: Option<u64>,
-    /// Wall-clock point at which the AI must answer with its best so far.
-    pub deadline: Option<Instant>,
+    /// The host's stopwatch: once it says the time is up, the AI answers
+    /// with its best so far.
+    pub deadline: Option<Arc<dyn Stopwatch>>,
 }
 
 impl AiBudget {
@@ -112,9 +123,9 @@ impl AiBudget {
         }
     }
 
-    /// True when the deadline (if any) has passed.
+    /// True when the host's stopwatch (if any) says the time is up.
     pub fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.as_ref().is_some_and(|d| d.expired())
     }
 }
 
@@ -135,6 +146,23 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
 
     /// The stable name of this kind of game, used in the database and commands.
     const KIND: &'static str;
+    /// Whether players move in the game's channel (open moves, prompted
+    /// there with buttons) rather than by DM (hidden moves, the default).
+    const MOVES_IN_CHANNEL: bool = false;
+    /// The longest action text a player may send, in characters (a host
+    /// caps it at its own ceiling for every game).
+    const MAX_ACTION_CHARS: usize = 200;
+    /// The shortest turn deadline a creator may ask for, in seconds: time
+    /// to read the board and answer (a few seconds would resolve turns
+    /// nobody could play and flood the channel).
+    const MIN_TURN_SECONDS: u64 = 30;
+    /// The turn deadline when neither the creator nor the operator's config
+    /// sets one, in seconds (0: no deadline).
+    const DEFAULT_TURN_SECONDS: u64 = 0;
+    /// The name of the board image renderer that draws this kind, if it has
+    /// an image (front-ends look the renderer up by this name; the engine
+    /// does not depend on any renderer). `None`: the text board only.
+    const BOARD_IMAGE: Option<&'static str> = None;
     /// The number of seats a game of this kind has.
     fn seat_count(options: &Self::Options) -> usize;
     /// Creates a game from its options and a seed for every random draw.

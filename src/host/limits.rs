@@ -5,31 +5,23 @@
 //! front-end owns one and asks it before handing a message to the host. A
 //! flood gets one polite warning, then silence until the bucket refills.
 
+use super::registry::KindEntry;
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
-/// Longest Diplomacy order message (one order per line, a whole power's orders).
+/// The longest message any game may accept, in characters: the ceiling on
+/// every kind's `Game::MAX_ACTION_CHARS` (Diplomacy's, a whole power's
+/// orders one per line, is this), so a text front-end can size its line cap.
 pub const MAX_ORDERS_CHARS: usize = 4000;
-/// Longest action text for every other game.
-pub const MAX_ACTION_CHARS: usize = 200;
 
 /// Longest game options a creator may give, in characters of JSON (the
 /// largest real ones, two fixed battle teams, take a few hundred).
 pub const MAX_OPTIONS_CHARS: usize = 2000;
 
-/// The longest message accepted from a player of `kind`, in characters.
-pub fn max_message_chars(kind: &str) -> usize {
-    if kind == "diplomacy" {
-        MAX_ORDERS_CHARS
-    } else {
-        MAX_ACTION_CHARS
-    }
-}
-
-/// Checks a player's message against the size limit of `kind`; the error is
-/// the sentence to show them.
-pub fn check_message_size(kind: &str, text: &str) -> Result<(), String> {
-    let max = max_message_chars(kind);
+/// Checks a player's message against the size limit of its kind (the
+/// registry entry's `max_action_chars`); the error is the sentence to show them.
+pub fn check_message_size(kind: &KindEntry, text: &str) -> Result<(), String> {
+    let (max, kind) = (kind.max_action_chars, kind.name);
     // Count at most max + 1 characters: a huge message costs no more to refuse.
     let n = text.chars().take(max + 1).count();
     if n > max {
@@ -118,28 +110,11 @@ pub fn clip(text: &str, max: usize) -> String {
         None => text.to_string(),
     }
 }
-/// The shortest turn deadline of a Diplomacy phase: 10 min, since seven
-/// players read the map and write several orders each (a retreat or
-/// adjustment phase gets half of the game's deadline, so at least 5 min).
-pub const MIN_DIPLOMACY_TURN_SECONDS: u64 = 600;
-/// The shortest turn deadline of every other game (battle, cards, puzzle):
-/// 30 s, time to read the board and answer; a deadline of a few seconds
-/// would resolve turns nobody could play and flood the channel.
-pub const MIN_TURN_SECONDS: u64 = 30;
-
-/// The shortest turn deadline a game of `kind` accepts, in seconds.
-pub fn min_turn_seconds(kind: &str) -> u64 {
-    if kind == "diplomacy" {
-        MIN_DIPLOMACY_TURN_SECONDS
-    } else {
-        MIN_TURN_SECONDS
-    }
-}
-
 /// Checks a requested turn deadline (`None` or 0: none) against the minimum
-/// of `kind`; the error is the sentence to show the creator.
-pub fn check_turn_seconds(kind: &str, seconds: Option<u64>) -> Result<(), String> {
-    let min = min_turn_seconds(kind);
+/// of its kind (the registry entry's `min_turn_seconds`); the error is the
+/// sentence to show the creator.
+pub fn check_turn_seconds(kind: &KindEntry, seconds: Option<u64>) -> Result<(), String> {
+    let (min, kind) = (kind.min_turn_seconds, kind.name);
     match seconds {
         Some(s) if s > 0 && s < min => Err(format!(
             "A deadline of {} per turn is too short for {kind}: the minimum is {} \
@@ -238,6 +213,7 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::Registry;
 
     #[test]
     fn a_burst_is_allowed_then_one_warning_then_silence() {
@@ -331,32 +307,36 @@ mod tests {
 
     #[test]
     fn deadlines_below_the_minimum_of_their_kind_are_refused() {
-        assert!(check_turn_seconds("battle", None).is_ok());
-        assert!(check_turn_seconds("battle", Some(0)).is_ok());
-        assert!(check_turn_seconds("battle", Some(30)).is_ok());
+        let registry = Registry::standard();
+        let kind = |name| registry.get(name).unwrap();
+        assert!(check_turn_seconds(kind("battle"), None).is_ok());
+        assert!(check_turn_seconds(kind("battle"), Some(0)).is_ok());
+        assert!(check_turn_seconds(kind("battle"), Some(30)).is_ok());
         assert_eq!(
-            check_turn_seconds("battle", Some(1)).unwrap_err(),
+            check_turn_seconds(kind("battle"), Some(1)).unwrap_err(),
             "A deadline of 1 s per turn is too short for battle: the minimum is 30 s \
              (or 0 for no deadline)."
         );
-        assert!(check_turn_seconds("puzzle", Some(29)).is_err());
-        assert!(check_turn_seconds("cards", Some(29)).is_err());
-        let err = check_turn_seconds("diplomacy", Some(300)).unwrap_err();
+        assert!(check_turn_seconds(kind("puzzle"), Some(29)).is_err());
+        assert!(check_turn_seconds(kind("cards"), Some(29)).is_err());
+        let err = check_turn_seconds(kind("diplomacy"), Some(300)).unwrap_err();
         assert!(err.contains("the minimum is 10 min"), "{err}");
-        assert!(check_turn_seconds("diplomacy", Some(600)).is_ok());
+        assert!(check_turn_seconds(kind("diplomacy"), Some(600)).is_ok());
         // No overflow on absurd values.
-        assert!(check_turn_seconds("battle", Some(u64::MAX)).is_ok());
+        assert!(check_turn_seconds(kind("battle"), Some(u64::MAX)).is_ok());
     }
 
     #[test]
     fn message_sizes_are_limited_per_kind() {
-        assert!(check_message_size("puzzle", &"a".repeat(200)).is_ok());
-        let err = check_message_size("puzzle", &"a".repeat(201)).unwrap_err();
+        let registry = Registry::standard();
+        let kind = |name| registry.get(name).unwrap();
+        assert!(check_message_size(kind("puzzle"), &"a".repeat(200)).is_ok());
+        let err = check_message_size(kind("puzzle"), &"a".repeat(201)).unwrap_err();
         assert!(err.contains("at most 200 characters"), "{err}");
-        assert!(check_message_size("diplomacy", &"A Par - Bur\n".repeat(300)).is_ok());
-        let err = check_message_size("diplomacy", &"x".repeat(4001)).unwrap_err();
+        assert!(check_message_size(kind("diplomacy"), &"A Par - Bur\n".repeat(300)).is_ok());
+        let err = check_message_size(kind("diplomacy"), &"x".repeat(4001)).unwrap_err();
         assert!(err.contains("4000"), "{err}");
         // Characters, not bytes.
-        assert!(check_message_size("cards", &"é".repeat(200)).is_ok());
+        assert!(check_message_size(kind("cards"), &"é".repeat(200)).is_ok());
     }
 }

@@ -15,8 +15,9 @@ impl Host {
         let mut req = req;
         let (options, seed) = self.check_new_game(&req)?;
         req.options = options;
-        let kind = self.registry.get(&req.kind).map(|e| e.name)?;
-        super::limits::check_turn_seconds(kind, req.turn_seconds).map_err(HostError::user)?;
+        let entry = self.registry.get(&req.kind)?;
+        let kind = entry.name;
+        super::limits::check_turn_seconds(entry, req.turn_seconds).map_err(HostError::user)?;
         let now = self.now();
         self.store.write(|tx| {
             if let Some(g) = tx.active_game_in_channel(&req.channel_id)? {

@@ -22,7 +22,7 @@ mod turns;
 mod view;
 
 pub use announce::{Announcement, AnnouncementKind};
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
 pub use registry::{AnyGame, Registry};

@@ -26,6 +26,8 @@ pub struct DecodeError {
 pub trait AnyGame: Send + Sync {
     /// The engine kind.
     fn kind(&self) -> &'static str;
+    /// See [`Game::BOARD_IMAGE`]: the renderer that draws this game, if any.
+    fn board_image(&self) -> Option<&'static str>;
     /// The state as JSON text, for the store.
     fn state_json(&self) -> String;
     /// What players call a seat.
@@ -95,6 +97,9 @@ fn encode<T: serde::Serialize>(v: &T) -> Value {
 impl<G: Game> AnyGame for Erased<G> {
     fn kind(&self) -> &'static str {
         G::KIND
+    }
+    fn board_image(&self) -> Option<&'static str> {
+        G::BOARD_IMAGE
     }
     fn state_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
@@ -186,10 +191,22 @@ pub struct KindEntry {
     pub name: &'static str,
     /// The AI levels the kind offers, default first.
     pub ai_levels: &'static [&'static str],
+    /// See [`Game::MOVES_IN_CHANNEL`]: moves are made in the channel, not by DM.
+    pub moves_in_channel: bool,
+    /// See [`Game::MAX_ACTION_CHARS`], capped at the host's ceiling
+    /// [`crate::host::limits::MAX_ORDERS_CHARS`].
+    pub max_action_chars: usize,
+    /// See [`Game::MIN_TURN_SECONDS`].
+    pub min_turn_seconds: u64,
+    /// See [`Game::DEFAULT_TURN_SECONDS`].
+    pub default_turn_seconds: u64,
+    /// See [`Game::BOARD_IMAGE`]: the name of the renderer drawing this kind.
+    pub board_image: Option<&'static str>,
     create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
     check_keys: fn(&Value) -> Result<(), OptionsError>,
+    option_keys: fn() -> Vec<String>,
 }
 
 use serde::Deserialize;
@@ -327,6 +344,15 @@ fn check_keys_kind<G: Game>(options: &Value) -> Result<(), OptionsError> {
     }
 }
 
+/// The option keys of a kind: the fields of its options type, read from
+/// its defaults (empty when the options are not a table of named fields).
+fn option_keys_kind<G: Game>() -> Vec<String> {
+    match serde_json::to_value(G::Options::default()) {
+        Ok(Value::Object(known)) => known.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
 fn load_kind<G: Game>(state: &str) -> Result<Box<dyn AnyGame>, DecodeError> {
     let g: G = serde_json::from_str(state).map_err(|e| DecodeError {
         kind: G::KIND,
@@ -341,6 +367,11 @@ fn seat_count_kind<G: Game>(options: &Value) -> Result<usize, OptionsError> {
 }
 
 impl KindEntry {
+    /// The option keys a creator may give this kind (e.g. `team_size`).
+    pub fn option_keys(&self) -> Vec<String> {
+        (self.option_keys)()
+    }
+
     /// The entry of an engine type, creating games with [`Game::new_game`].
     pub fn of<G: Game>() -> KindEntry {
         KindEntry::with_constructor::<G>(G::new_game)
@@ -354,6 +385,11 @@ impl KindEntry {
         KindEntry {
             name: G::KIND,
             ai_levels: G::ai_levels(),
+            moves_in_channel: G::MOVES_IN_CHANNEL,
+            max_action_chars: G::MAX_ACTION_CHARS.min(crate::host::limits::MAX_ORDERS_CHARS),
+            min_turn_seconds: G::MIN_TURN_SECONDS,
+            default_turn_seconds: G::DEFAULT_TURN_SECONDS,
+            board_image: G::BOARD_IMAGE,
             create: Box::new(move |options, seed| {
                 let opts = options_of::<G>(options)?;
                 Ok(Box::new(Erased(new_game(opts, seed)?)) as Box<dyn AnyGame>)
@@ -361,6 +397,7 @@ impl KindEntry {
             load: load_kind::<G>,
             seat_count: seat_count_kind::<G>,
             check_keys: check_keys_kind::<G>,
+            option_keys: option_keys_kind::<G>,
         }
     }
 }
@@ -518,6 +555,35 @@ pub fn list_choices(choices: &[ActionChoice]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// What the generic layers need to know of a kind comes from its
+    /// engine through the registry entry, not from matching its name.
+    #[test]
+    fn every_kind_states_its_host_facing_properties_through_its_entry() {
+        let registry = Registry::standard();
+        let entry = |kind| registry.get(kind).unwrap();
+        let in_channel: Vec<&str> = registry
+            .names()
+            .into_iter()
+            .filter(|k| entry(k).moves_in_channel)
+            .collect();
+        assert_eq!(in_channel, ["cards", "puzzle"]);
+        assert_eq!(entry("diplomacy").max_action_chars, 4000);
+        assert_eq!(entry("battle").max_action_chars, 200);
+        assert_eq!(entry("diplomacy").min_turn_seconds, 600);
+        assert_eq!(entry("cards").min_turn_seconds, 30);
+        assert_eq!(entry("diplomacy").default_turn_seconds, 86_400);
+        assert_eq!(entry("battle").default_turn_seconds, 300);
+        assert_eq!(entry("battle").board_image, None);
+        assert_eq!(entry("puzzle").board_image, Some("puzzle-fields"));
+        assert!(
+            entry("battle")
+                .option_keys()
+                .contains(&"team_size".to_string())
+        );
+        let game = registry.create("diplomacy", &Value::Null, 1).unwrap();
+        assert_eq!(game.board_image(), Some("diplomacy-map"));
+    }
 
     /// A misspelt option is refused with the names the kind knows, never
     /// silently ignored (the game would start with the default instead);

@@ -1,6 +1,7 @@
 //! Turns: hidden actions, resolution exactly once, AI seats, deadlines and
 //! forfeits.
 
+use super::clock::ThinkingDeadline;
 use super::registry::derive_seed;
 use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
@@ -13,7 +14,6 @@ use crate::store::{
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::time::{Duration, Instant};
 
 /// What a player is told after submitting an action.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl AiTask {
     pub fn think(&self, budget_ms: u64) -> Value {
         let budget = AiBudget {
             iterations: None,
-            deadline: Some(Instant::now() + Duration::from_millis(budget_ms)),
+            deadline: Some(ThinkingDeadline::after_ms(budget_ms).stopwatch()),
         };
         self.engine
             .ai_action(self.seat, &self.level, budget, self.seed)
@@ -97,7 +97,8 @@ impl Host {
         };
         self.store.write(|tx| {
             let row = running_game(tx, game_id)?;
-            super::limits::check_message_size(&row.kind, text).map_err(HostError::user)?;
+            let entry = self.registry.get(&row.kind)?;
+            super::limits::check_message_size(entry, text).map_err(HostError::user)?;
             let seats = tx.seats(game_id)?;
             let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
                 HostError::user(format!(

@@ -33,12 +33,6 @@ pub struct BoardImage {
     pub description: String,
 }
 
-/// Whether games of a kind have a board image (so a caller can skip
-/// loading a state that [`board_png`] would not draw).
-pub fn has_board_image(kind: &str) -> bool {
-    kind == PuzzleDuel::KIND || kind == Diplomacy::KIND
-}
-
 /// The engine behind a type-erased game, through its state JSON.
 fn decode<G: Game>(game: &dyn AnyGame) -> Result<G, RenderError> {
     serde_json::from_str(&game.state_json())
@@ -56,34 +50,38 @@ fn alt_text(game: &dyn AnyGame, caption: String) -> String {
     }
 }
 
-/// The board of a game as a PNG, or `None` for kinds without an image.
+/// The board of a game as a PNG, or `None` for kinds without an image:
+/// drawn by the renderer registered under the kind's `Game::BOARD_IMAGE`.
 pub fn board_png(game: &dyn AnyGame) -> Option<Result<BoardImage, RenderError>> {
-    match game.kind() {
-        PuzzleDuel::KIND => Some((|| {
-            let g: PuzzleDuel = decode(game)?;
-            Ok(BoardImage {
-                filename: "board.png",
-                png: render_puzzle_png(&g)?,
-                description: alt_text(game, "The two puzzle fields.".into()),
-            })
-        })()),
-        Diplomacy::KIND => Some((|| {
-            let g: Diplomacy = decode(game)?;
-            let pos = MapPosition::of_game(&g);
-            Ok(BoardImage {
-                filename: "map.png",
-                png: render_position_png(&pos)?,
-                description: alt_text(
-                    game,
-                    format!(
-                        "Map of the position at {}: units and supply centres.",
-                        pos.title
-                    ),
-                ),
-            })
-        })()),
-        _ => None,
-    }
+    let draw = super::board_renderer(game.board_image()?)?;
+    Some(draw(game))
+}
+
+/// The puzzle duel's two fields (renderer `puzzle-fields`).
+pub(super) fn puzzle_fields(game: &dyn AnyGame) -> Result<BoardImage, RenderError> {
+    let g: PuzzleDuel = decode(game)?;
+    Ok(BoardImage {
+        filename: "board.png",
+        png: render_puzzle_png(&g)?,
+        description: alt_text(game, "The two puzzle fields.".into()),
+    })
+}
+
+/// The Diplomacy map with units and supply centres (renderer `diplomacy-map`).
+pub(super) fn diplomacy_map(game: &dyn AnyGame) -> Result<BoardImage, RenderError> {
+    let g: Diplomacy = decode(game)?;
+    let pos = MapPosition::of_game(&g);
+    Ok(BoardImage {
+        filename: "map.png",
+        png: render_position_png(&pos)?,
+        description: alt_text(
+            game,
+            format!(
+                "Map of the position at {}: units and supply centres.",
+                pos.title
+            ),
+        ),
+    })
 }
 
 /// The orders of a resolved phase drawn as arrows on the position they were
@@ -164,7 +162,11 @@ mod tests {
         let r = Registry::standard();
         let cards = r.create("cards", &Value::Null, 1).unwrap();
         assert!(board_png(cards.as_ref()).is_none());
-        assert!(!has_board_image("cards") && !has_board_image("battle"));
+        let hook = |kind| r.get(kind).unwrap().board_image;
+        assert!(
+            !super::super::has_board_image(hook("cards"))
+                && !super::super::has_board_image(hook("battle"))
+        );
         let puzzle = r.create("puzzle", &Value::Null, 1).unwrap();
         let img = board_png(puzzle.as_ref()).unwrap().unwrap();
         assert_eq!(img.filename, "board.png");

@@ -166,6 +166,8 @@ impl Game for Nim {
     type Action = u32;
     type Options = NimOptions;
     const KIND: &'static str = "nim";
+    // Moves are open: prompted in the channel, like cards and puzzle.
+    const MOVES_IN_CHANNEL: bool = true;
     fn seat_count(_: &NimOptions) -> usize {
         2
     }

@@ -95,7 +95,6 @@ impl Harness {
                 diplomacy_seconds: 0,
                 ..DeadlinesConfig::default()
             },
-            channel_move_kinds: vec!["cards".into(), "puzzle".into(), "nim".into()],
         }
     }
 

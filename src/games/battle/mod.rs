@@ -265,6 +265,8 @@ impl Game for Battle {
     type Options = BattleOptions;
 
     const KIND: &'static str = "battle";
+    // Hidden simultaneous moves (by DM), and a short turn: a move is one pick.
+    const DEFAULT_TURN_SECONDS: u64 = 300;
 
     fn seat_count(_options: &Self::Options) -> usize {
         2

@@ -195,6 +195,9 @@ impl Game for Invisible {
     type Options = InvisibleOptions;
 
     const KIND: &'static str = "cards";
+    // Moves are played openly in the channel.
+    const MOVES_IN_CHANNEL: bool = true;
+    const DEFAULT_TURN_SECONDS: u64 = 600;
 
     fn seat_count(_options: &Self::Options) -> usize {
         2

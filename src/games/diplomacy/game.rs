@@ -619,6 +619,14 @@ impl Game for Diplomacy {
     type Action = DiplomacyAction;
     type Options = DiplomacyOptions;
     const KIND: &'static str = "diplomacy";
+    // Orders are secret (by DM) and a whole power's orders are one message;
+    // seven players read the map and write several orders each, so a phase
+    // needs at least 10 min (retreats and adjustments get half) and a day
+    // by default.
+    const MAX_ACTION_CHARS: usize = 4000;
+    const MIN_TURN_SECONDS: u64 = 600;
+    const DEFAULT_TURN_SECONDS: u64 = 86_400;
+    const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
 
     fn seat_count(_options: &Self::Options) -> usize {
         7

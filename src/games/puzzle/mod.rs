@@ -297,6 +297,10 @@ impl Game for PuzzleDuel {
     type Options = PuzzleOptions;
 
     const KIND: &'static str = "puzzle";
+    // Moves are played openly in the channel; the two fields have an image.
+    const MOVES_IN_CHANNEL: bool = true;
+    const DEFAULT_TURN_SECONDS: u64 = 600;
+    const BOARD_IMAGE: Option<&'static str> = Some("puzzle-fields");
 
     fn seat_count(_options: &PuzzleOptions) -> usize {
         2
