@@ -4,7 +4,6 @@
 use crate::games::puzzle::record::{self, PairResult, ReplayReport};
 use crate::games::puzzle::{PuzzleDuel, PuzzleOptions, notation};
 use crate::games::seam::{AiBudget, Game};
-use crate::host::ThinkingDeadline;
 use crate::host::limits::read_all_capped;
 use anyhow::{Context, bail};
 use std::io::Write;
