@@ -389,6 +389,7 @@ impl Game for PuzzleDuel {
         TurnReport {
             public,
             private: BTreeMap::new(),
+            detail: None,
         }
     }
 
@@ -414,6 +415,7 @@ impl Game for PuzzleDuel {
         TurnReport {
             public: self.status_line(),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
 

@@ -32,10 +32,13 @@
 //! orders a phase adjudicates), [`validate`] (order lines and actions),
 //! [`phases`] (resolution and phase flow) and [`view`] (the board view).
 
+mod detail;
 mod phases;
 mod state;
 mod validate;
 mod view;
+
+pub use detail::{AdjudicatedOrder, PhaseDetail};
 
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{Dislodgement, PhaseKind, adjust::adjustment_count, retreat::retreat_options};
@@ -334,6 +337,7 @@ impl Game for Diplomacy {
         TurnReport {
             public: text,
             private: BTreeMap::new(),
+            detail: None,
         }
     }
 

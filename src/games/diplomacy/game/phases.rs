@@ -1,7 +1,7 @@
 //! Phase flow: who is awaited, resolving a phase through the judge, the
 //! Fall centre count, the Winter and the end of the game.
 
-use super::{Diplomacy, DiplomacyAction, MISSES_FOR_DISORDER, Season, map};
+use super::{Diplomacy, DiplomacyAction, MISSES_FOR_DISORDER, PhaseDetail, Season, map};
 use crate::games::diplomacy::geo::{BitIter, Power};
 use crate::games::diplomacy::judge::{
     OrderOutcome, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
@@ -146,6 +146,7 @@ impl Diplomacy {
             return TurnReport {
                 public: text,
                 private: BTreeMap::new(),
+                detail: None,
             };
         }
         let orders = self.orders_to_adjudicate(&actions);
@@ -172,10 +173,15 @@ impl Diplomacy {
                 self.draw_votes[seat] = v;
             }
         }
+        let detail;
         match self.phase {
             PhaseKind::Movement => {
                 let r = adjudicate_movement(m, &self.units, &orders);
                 self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    dislodged: r.dislodged.clone(),
+                    ..PhaseDetail::new(PhaseKind::Movement, &orders, &r.orders)
+                };
                 self.units = r.final_units;
                 self.dislodged = r.dislodged;
                 self.standoffs = BitIter(r.standoffs).collect();
@@ -205,6 +211,10 @@ impl Diplomacy {
                     &orders,
                 );
                 self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    disbanded: r.disbanded.clone(),
+                    ..PhaseDetail::new(PhaseKind::Retreat, &orders, &r.orders)
+                };
                 for u in &r.disbanded {
                     let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
                 }
@@ -221,6 +231,11 @@ impl Diplomacy {
             PhaseKind::Adjustment => {
                 let r = adjudicate_adjustments(m, &self.units, &self.owners, &orders);
                 self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    built: r.built.clone(),
+                    removed: r.removed.iter().chain(&r.civil_disorder).copied().collect(),
+                    ..PhaseDetail::new(PhaseKind::Adjustment, &orders, &r.orders)
+                };
                 for u in &r.civil_disorder {
                     let _ = writeln!(
                         text,
@@ -259,6 +274,7 @@ impl Diplomacy {
         TurnReport {
             public: text,
             private: BTreeMap::new(),
+            detail: Some(detail.to_value()),
         }
     }
 }
