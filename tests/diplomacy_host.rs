@@ -665,3 +665,40 @@ fn a_power_out_of_play_cannot_forfeit_again_or_extend_the_deadline() {
     // A player still in the game may.
     host.extend_deadline(id, "u3").unwrap();
 }
+
+/// The turn log keeps each resolved phase's adjudicated orders, and the
+/// orders image drawn from them is the one drawn by judging the actions again.
+#[test]
+fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
+    use gamehost::games::diplomacy::game::PhaseDetail;
+    use gamehost::host::TurnActions;
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = diplomacy_host(dir.path(), "detail.db", clock.clone());
+    let id = started(&host, &[]);
+    host.submit(Some(id), "u0", "A Vie - Tyr\ndone").unwrap();
+    host.submit(Some(id), "u4", "A Ven - Tyr\ndone").unwrap();
+    phase_missing(&host, &clock, id, &[]);
+    let (actions, report) = host.turn_record(id, 1).unwrap();
+    let detail: PhaseDetail = serde_json::from_value(report.detail.clone().unwrap()).unwrap();
+    // Austria and Italy bounce in Tyrolia.
+    assert_eq!(detail.orders.len(), 2, "{detail:?}");
+    assert!(
+        detail
+            .orders
+            .iter()
+            .all(|o| !o.success && o.reason.is_some())
+    );
+    assert!(detail.orders.iter().any(|o| o.power == Power::Austria));
+    let TurnActions::Moves(moves) = actions else {
+        panic!("turn 1 holds moves");
+    };
+    let before = host.state_at(id, 0).unwrap();
+    let from_detail = gamehost::render::orders_png_from_report(before.as_ref(), &report, &moves)
+        .unwrap()
+        .unwrap();
+    let judged_again = gamehost::render::orders_png(before.as_ref(), &moves)
+        .unwrap()
+        .unwrap();
+    assert_eq!(from_detail, judged_again);
+}

@@ -297,11 +297,13 @@ async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
         let mut images = Vec::new();
         if kind == AnnouncementKind::Turn && turn > 0 {
             // The orders image is extra: without it the map still goes out.
-            let orders = host.turn_actions(game_id, turn).and_then(|actions| {
+            // Drawn from the report's detail; rows older than the detail
+            // fall back to judging the stored actions again.
+            let orders = host.turn_record(game_id, turn).and_then(|(actions, report)| {
                 Ok(match actions {
                     TurnActions::Moves(m) => {
                         let before = host.state_at(game_id, turn - 1)?;
-                        crate::render::orders_png(before.as_ref(), &m)
+                        crate::render::orders_png_from_report(before.as_ref(), &report, &m)
                     }
                     TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
                 })

@@ -91,6 +91,12 @@ pub struct TurnReport {
     pub public: String,
     /// Extra text only one seat may read (e.g. its own receipts), by seat.
     pub private: BTreeMap<Seat, String>,
+    /// Structured, game-defined detail of what happened, for renderers that
+    /// draw a turn without replaying it (Diplomacy: the adjudicated orders
+    /// and outcomes). `None` for games without one and in turn-log rows
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<serde_json::Value>,
 }
 
 /// The host's answer to "is the AI's thinking time up?".

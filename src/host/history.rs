@@ -179,6 +179,37 @@ impl Host {
         parse_actions(game_id, &entry)
     }
 
+    /// The actions of turn `turn` (1-based) with its stored report, for
+    /// renderers that draw a turn from the report's detail instead of
+    /// replaying it.
+    pub fn turn_record(
+        &self,
+        game_id: GameId,
+        turn: u32,
+    ) -> Result<(TurnActions, TurnReport), HostError> {
+        let actions = self.turn_actions(game_id, turn)?;
+        let entry = self
+            .store
+            .read(|tx| tx.turn_log_entry(game_id, turn))?
+            .ok_or_else(|| HostError::Corrupt {
+                game_id,
+                source: DecodeError {
+                    kind: "turn_log",
+                    what: "report",
+                    reason: format!("turn {turn} is missing"),
+                },
+            })?;
+        let report = serde_json::from_str(&entry.report).map_err(|e| HostError::Corrupt {
+            game_id,
+            source: DecodeError {
+                kind: "turn_log",
+                what: "report",
+                reason: format!("turn {turn}: {e}"),
+            },
+        })?;
+        Ok((actions, report))
+    }
+
     /// A page of the turn log ([`HISTORY_PAGE`] turns a page, `None` for the
     /// last page) as `viewer` (a user id, or `None` for a spectator) may read
     /// it: every turn's public report, and the viewer's own actions.

@@ -200,6 +200,7 @@ impl Host {
         let report = TurnReport {
             public: text.clone(),
             private: Default::default(),
+            detail: None,
         };
         tx.insert_turn_log(
             row.id,

@@ -8,13 +8,15 @@
 use super::RenderError;
 use super::diplomacy::{MapPosition, render_position_png};
 use super::puzzle::render_puzzle_png;
+use crate::games::diplomacy::game::PhaseDetail;
 use crate::games::diplomacy::geo::{Map, Power};
 use crate::games::diplomacy::judge::{
     PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
+use crate::games::diplomacy::order::Order;
 use crate::games::diplomacy::{Diplomacy, DiplomacyAction};
 use crate::games::puzzle::PuzzleDuel;
-use crate::games::seam::{Game, Seat};
+use crate::games::seam::{Game, Seat, TurnReport};
 use crate::host::AnyGame;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -85,8 +87,43 @@ pub(super) fn diplomacy_map(game: &dyn AnyGame) -> Result<BoardImage, RenderErro
 }
 
 /// The orders of a resolved phase drawn as arrows on the position they were
-/// given in (`before`), failed ones crossed out; `None` for kinds without
+/// given in (`before`), failed ones crossed out, from the turn report's
+/// structured detail ([`TurnReport::detail`]); `None` for kinds without
 /// such an image (only Diplomacy has one).
+///
+/// Nothing is adjudicated here: the engine put every adjudicated order and
+/// its result in the report. Turn-log rows written before reports carried
+/// a detail fall back to [`orders_png`], which judges the stored actions
+/// again exactly as the engine did; that path exists for those old rows
+/// only.
+pub fn orders_png_from_report(
+    before: &dyn AnyGame,
+    report: &TurnReport,
+    actions: &BTreeMap<Seat, Value>,
+) -> Option<Result<BoardImage, RenderError>> {
+    if before.kind() != Diplomacy::KIND {
+        return None;
+    }
+    let Some(detail) = &report.detail else {
+        return orders_png(before, actions);
+    };
+    Some((|| {
+        let g: Diplomacy = decode(before)?;
+        let detail: PhaseDetail = serde_json::from_value(detail.clone())
+            .map_err(|e| RenderError::State(format!("diplomacy turn detail: {e}")))?;
+        let orders = detail
+            .orders
+            .iter()
+            .map(|o| (o.power, o.order, o.success))
+            .collect();
+        draw_orders(&g, orders)
+    })())
+}
+
+/// The orders of a resolved phase judged again from the stored actions:
+/// the way images were drawn before turn reports carried their detail, kept
+/// for those old turn-log rows ([`orders_png_from_report`] uses it only
+/// when a report has no detail).
 ///
 /// Orders are filtered and judged exactly as the engine did when it
 /// resolved the phase: each power's orders that still pass
@@ -126,22 +163,31 @@ pub fn orders_png(
                 adjudicate_adjustments(m, g.units(), g.owners(), &orders).orders
             }
         };
-        let mut pos = MapPosition::of_game(&g);
-        pos.title = format!("{} orders", pos.title);
-        pos.orders = orders
+        let orders = orders
             .iter()
             .zip(&outcomes)
             .map(|(&(p, o), oc)| (p, o, oc.success))
             .collect();
-        Ok(BoardImage {
-            filename: "orders.png",
-            png: render_position_png(&pos)?,
-            description: format!(
-                "The {} orders drawn on the position they were given in; failed orders are crossed out.",
-                g.phase_name()
-            ),
-        })
+        draw_orders(&g, orders)
     })())
+}
+
+/// `orders` (power, order, succeeded) drawn on the position of `g`.
+fn draw_orders(
+    g: &Diplomacy,
+    orders: Vec<(Power, Order, bool)>,
+) -> Result<BoardImage, RenderError> {
+    let mut pos = MapPosition::of_game(g);
+    pos.title = format!("{} orders", pos.title);
+    pos.orders = orders;
+    Ok(BoardImage {
+        filename: "orders.png",
+        png: render_position_png(&pos)?,
+        description: format!(
+            "The {} orders drawn on the position they were given in; failed orders are crossed out.",
+            g.phase_name()
+        ),
+    })
 }
 
 #[cfg(test)]
@@ -194,5 +240,113 @@ mod tests {
         let mut bad = BTreeMap::new();
         bad.insert(0, json!("nonsense"));
         assert!(orders_png(g.as_ref(), &bad).unwrap().is_err());
+    }
+
+    /// The orders images of a golden game (a bounce, a dislodgement, a
+    /// retreat and a Winter) drawn from the turn reports' detail, after the
+    /// reports went through JSON as the turn log stores them, are the very
+    /// PNGs drawn before by judging the stored actions again.
+    #[test]
+    fn orders_image_from_the_report_detail_is_the_one_drawn_by_judging_again() {
+        let r = Registry::standard();
+        let mut g = r.create("diplomacy", &Value::Null, 7).unwrap();
+        let script: [&[(usize, &str)]; 2] = [
+            &[
+                (0, "A Vie - Tyr\nF Tri - Alb\nA Bud H"),
+                (1, "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor"),
+                (2, "A Par - Pic\nA Mar - Gas\nF Bre - Mao"),
+                (3, "A Mun - Bur\nF Kie - Den"),
+                (4, "A Ven H\nA Rom - Apu"),
+                (5, "A War - Gal\nF Sev - Rum\nA Mos - Ukr"),
+                (6, "A Con - Bul\nF Ank - Bla"),
+            ],
+            &[
+                (0, "A Bud H"),
+                (2, "A Gas - Bur\nA Pic S A Gas - Bur"),
+                (3, "A Bur H"),
+                (5, "A Gal - Bud"),
+                (6, "A Bul - Gre"),
+            ],
+        ];
+        let mut with_detail = 0;
+        let mut fall_detail = None;
+        for phase in 0..5 {
+            let mut actions = BTreeMap::new();
+            if let Some(lines) = script.get(phase) {
+                for &(seat, text) in lines.iter() {
+                    actions.insert(seat, g.parse_action(seat, text).unwrap());
+                }
+            } else {
+                // Retreats and builds: each awaited power takes its first choice.
+                for seat in g.awaiting() {
+                    let choice = g
+                        .view(Some(seat))
+                        .choices
+                        .into_iter()
+                        .find(|c| c.style == crate::games::seam::ChoiceStyle::Select);
+                    if let Some(c) = choice {
+                        actions.insert(seat, g.parse_action(seat, &c.text).unwrap());
+                    }
+                }
+            }
+            let before = g.boxed_clone();
+            let report = g.resolve(&actions).unwrap();
+            let stored = serde_json::to_string(&report).unwrap();
+            let report: TurnReport = serde_json::from_str(&stored).unwrap();
+            assert!(report.detail.is_some(), "phase {phase} carries its detail");
+            if phase == 1 {
+                fall_detail = report.detail.clone();
+            }
+            with_detail += 1;
+            let from_detail = orders_png_from_report(before.as_ref(), &report, &actions)
+                .unwrap()
+                .unwrap();
+            let judged_again = orders_png(before.as_ref(), &actions).unwrap().unwrap();
+            assert_eq!(from_detail, judged_again, "phase {phase}: same image");
+            // Without its actions the detail alone still draws the orders.
+            let alone = orders_png_from_report(before.as_ref(), &report, &BTreeMap::new())
+                .unwrap()
+                .unwrap();
+            assert_eq!(alone.png, judged_again.png, "phase {phase}: detail alone");
+        }
+        assert_eq!(with_detail, 5);
+        // The Fall detail names the dislodged German army and the order
+        // results: the French attack succeeded, the German hold did not.
+        let fall: PhaseDetail = serde_json::from_value(fall_detail.unwrap()).unwrap();
+        assert_eq!(fall.phase, Some(PhaseKind::Movement));
+        assert_eq!(fall.dislodged.len(), 1);
+        assert_eq!(fall.dislodged[0].unit.power, Power::Germany);
+        assert!(
+            fall.orders
+                .iter()
+                .any(|o| o.power == Power::France && o.success)
+        );
+        assert!(
+            fall.orders
+                .iter()
+                .any(|o| o.power == Power::Germany && !o.success && o.reason.is_some())
+        );
+    }
+
+    /// A turn-log row written before reports carried a detail still reads,
+    /// and its orders image is drawn by judging the stored actions again.
+    #[test]
+    fn an_old_report_without_detail_still_renders_its_orders() {
+        let r = Registry::standard();
+        let g = r.create("diplomacy", &Value::Null, 1).unwrap();
+        let old: TurnReport =
+            serde_json::from_str(r#"{"public":"Spring 1901 movement","private":{}}"#).unwrap();
+        assert_eq!(old.detail, None);
+        let mut actions = BTreeMap::new();
+        actions.insert(0, g.parse_action(0, "A Vie - Tyr").unwrap());
+        actions.insert(4, g.parse_action(4, "A Ven - Tyr").unwrap());
+        let img = orders_png_from_report(g.as_ref(), &old, &actions)
+            .unwrap()
+            .unwrap();
+        assert_eq!(img, orders_png(g.as_ref(), &actions).unwrap().unwrap());
+        let map = board_png(g.as_ref()).unwrap().unwrap();
+        assert_ne!(img.png, map.png, "the orders are drawn");
+        // A report without detail is not re-serialised with a null detail.
+        assert!(!serde_json::to_string(&old).unwrap().contains("detail"));
     }
 }

@@ -5,7 +5,7 @@ pub mod diplomacy;
 pub mod puzzle;
 pub mod svg;
 
-pub use board::{BoardImage, board_png, orders_png};
+pub use board::{BoardImage, board_png, orders_png, orders_png_from_report};
 pub use diplomacy::render_diplomacy_png;
 pub use puzzle::{puzzle_svg, render_puzzle_png};
 

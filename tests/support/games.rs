@@ -97,6 +97,7 @@ impl Game for Hands {
                 self.round, THROWS[a], THROWS[b], self.score[0], self.score[1]
             ),
             private,
+            detail: None,
         }
     }
     fn default_action(&self, _: Seat) -> usize {
@@ -107,6 +108,7 @@ impl Game for Hands {
         TurnReport {
             public: format!("Hand {} gives up.", seat + 1),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
     fn outcome(&self) -> Option<Outcome> {
@@ -227,6 +229,7 @@ impl Game for Nim {
         TurnReport {
             public: format!("Player {} takes {n}; {} left.", who + 1, self.stones),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
     fn default_action(&self, _: Seat) -> u32 {
@@ -237,6 +240,7 @@ impl Game for Nim {
         TurnReport {
             public: format!("Player {} gives up.", seat + 1),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
     fn outcome(&self) -> Option<Outcome> {

@@ -122,6 +122,7 @@ impl Game for Rps {
                 self.score[1]
             ),
             private,
+            detail: None,
         }
     }
     fn default_action(&self, _seat: Seat) -> Throw {
@@ -132,6 +133,7 @@ impl Game for Rps {
         TurnReport {
             public: format!("Player {} forfeits.", seat + 1),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
     fn outcome(&self) -> Option<Outcome> {

@@ -393,6 +393,7 @@ impl Game for PuzzleDuel {
         TurnReport {
             public,
             private: BTreeMap::new(),
+            detail: None,
         }
     }
 
@@ -418,6 +419,7 @@ impl Game for PuzzleDuel {
         TurnReport {
             public: self.status_line(),
             private: BTreeMap::new(),
+            detail: None,
         }
     }
 
