@@ -7,25 +7,13 @@ use std::sync::Arc;
 #[test]
 fn one_power_forfeiting_keeps_the_others_orders() {
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::new(
-        Arc::new(Store::open(&dir.path().join("g.db")).unwrap()),
-        Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
+    let host = diplomacy_host(
+        dir.path(),
         Arc::new(ManualClock::at(0)),
         HostSettings::default(),
     );
     let id = host
-        .create_game(NewGame {
-            kind: "diplomacy".into(),
-            guild_id: None,
-            channel_id: "c".into(),
-            creator_id: "alice".into(),
-            creator_name: "Alice".into(),
-            options: serde_json::Value::Null,
-            seed: Some(1),
-            turn_seconds: None,
-            timeout_policy: TimeoutPolicy::Default,
-            creator_plays: true,
-        })
+        .create_game(alice_creates(1, None, TimeoutPolicy::Default))
         .unwrap();
     host.join(id, "bob", "Bob", None).unwrap();
     for _ in 2..7 {
@@ -40,30 +28,35 @@ fn one_power_forfeiting_keeps_the_others_orders() {
 }
 
 /// A host with only Diplomacy, on a fresh database in `dir`.
-fn diplomacy_host(dir: &std::path::Path) -> Host {
+fn diplomacy_host(dir: &std::path::Path, clock: Arc<ManualClock>, settings: HostSettings) -> Host {
     Host::new(
         Arc::new(Store::open(&dir.join("g.db")).unwrap()),
         Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
-        Arc::new(ManualClock::at(0)),
-        HostSettings::default(),
+        clock,
+        settings,
     )
+}
+
+/// Alice's request for a Diplomacy game in channel `c`, with her seated.
+fn alice_creates(seed: u64, turn_seconds: Option<u64>, policy: TimeoutPolicy) -> NewGame {
+    NewGame {
+        kind: "diplomacy".into(),
+        guild_id: None,
+        channel_id: "c".into(),
+        creator_id: "alice".into(),
+        creator_name: "Alice".into(),
+        options: serde_json::Value::Null,
+        seed: Some(seed),
+        turn_seconds,
+        timeout_policy: policy,
+        creator_plays: true,
+    }
 }
 
 /// A started Diplomacy game: `alice` plays Austria, holding AIs the rest.
 fn alice_against_holding_ais(host: &Host, policy: TimeoutPolicy) -> i64 {
     let id = host
-        .create_game(NewGame {
-            kind: "diplomacy".into(),
-            guild_id: None,
-            channel_id: "c".into(),
-            creator_id: "alice".into(),
-            creator_name: "Alice".into(),
-            options: serde_json::Value::Null,
-            seed: Some(1),
-            turn_seconds: Some(3600),
-            timeout_policy: policy,
-            creator_plays: true,
-        })
+        .create_game(alice_creates(1, Some(3600), policy))
         .unwrap();
     for _ in 1..7 {
         host.add_ai(id, "alice", Some("hold"), None).unwrap();
@@ -82,7 +75,11 @@ fn position(host: &Host, id: i64) -> gamehost::games::diplomacy::Diplomacy {
 fn a_forfeit_by_the_last_power_awaited_resolves_the_phase() {
     use gamehost::games::diplomacy::game::Season;
     let dir = tempfile::tempdir().unwrap();
-    let host = diplomacy_host(dir.path());
+    let host = diplomacy_host(
+        dir.path(),
+        Arc::new(ManualClock::at(0)),
+        HostSettings::default(),
+    );
     let id = alice_against_holding_ais(&host, TimeoutPolicy::Default);
     assert_eq!(position(&host, id).season(), Season::Spring);
     let turn = host.game(id).unwrap().turn;
@@ -99,12 +96,7 @@ fn a_forfeit_at_the_deadline_of_the_last_power_awaited_resolves_the_phase() {
     use gamehost::games::diplomacy::game::Season;
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::at(0));
-    let host = Host::new(
-        Arc::new(Store::open(&dir.path().join("g.db")).unwrap()),
-        Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
-        clock.clone(),
-        HostSettings::default(),
-    );
+    let host = diplomacy_host(dir.path(), clock.clone(), HostSettings::default());
     let id = alice_against_holding_ais(&host, TimeoutPolicy::Forfeit);
     clock.advance(49 * 3600 * 1000);
     host.fire_due_deadlines().unwrap();
@@ -120,9 +112,8 @@ fn a_forfeit_at_the_deadline_of_the_last_power_awaited_resolves_the_phase() {
 fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseKind) -> bool {
     use gamehost::host::AiTask;
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::new(
-        Arc::new(Store::open(&dir.path().join("g.db")).unwrap()),
-        Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
+    let host = diplomacy_host(
+        dir.path(),
         Arc::new(ManualClock::at(0)),
         HostSettings {
             ai_budget_ms: 50,
@@ -130,18 +121,7 @@ fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseK
         },
     );
     let id = host
-        .create_game(NewGame {
-            kind: "diplomacy".into(),
-            guild_id: None,
-            channel_id: "c".into(),
-            creator_id: "alice".into(),
-            creator_name: "Alice".into(),
-            options: serde_json::Value::Null,
-            seed: Some(seed),
-            turn_seconds: None,
-            timeout_policy: TimeoutPolicy::Default,
-            creator_plays: true,
-        })
+        .create_game(alice_creates(seed, None, TimeoutPolicy::Default))
         .unwrap();
     for _ in 1..7 {
         host.add_ai(id, "alice", Some("default"), None).unwrap();
