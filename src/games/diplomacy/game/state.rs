@@ -26,6 +26,15 @@ impl Diplomacy {
     pub fn units(&self) -> &[Unit] {
         &self.units
     }
+    /// The names of `power`'s units as players write them (`A Vie`, `F Tri`).
+    pub(super) fn unit_names_of(&self, power: Power) -> Vec<String> {
+        let m = map();
+        self.units
+            .iter()
+            .filter(|u| u.power == power)
+            .map(|u| crate::games::diplomacy::order::unit_name(m, u))
+            .collect()
+    }
     /// Units dislodged and awaiting retreat orders.
     pub fn dislodged(&self) -> &[Dislodgement] {
         &self.dislodged

@@ -142,12 +142,7 @@ impl Diplomacy {
         let m = map();
         match self.phase {
             PhaseKind::Movement => {
-                let us: Vec<String> = self
-                    .units
-                    .iter()
-                    .filter(|u| u.power == power)
-                    .map(|u| unit_name(m, u))
-                    .collect();
+                let us = self.unit_names_of(power);
                 format!(
                     "Your units: {}. Write e.g. `A Par - Bur`, `F Lon S F Nth - Eng`, `F Nth C A Lon - Nwy`.",
                     us.join(", ")
@@ -186,12 +181,7 @@ impl Diplomacy {
                         .collect();
                     format!("You may build {n}: {} (or `Waive`).", b.join(", "))
                 } else if n < 0 {
-                    let us: Vec<String> = self
-                        .units
-                        .iter()
-                        .filter(|u| u.power == power)
-                        .map(|u| unit_name(m, u))
-                        .collect();
+                    let us = self.unit_names_of(power);
                     format!("You must remove {}: one of {}.", -n, us.join(", "))
                 } else {
                     "You have no adjustments this Winter.".into()

@@ -19,12 +19,7 @@ impl Diplomacy {
             if !self.alive(p) {
                 continue;
             }
-            let us: Vec<String> = self
-                .units
-                .iter()
-                .filter(|u| u.power == p)
-                .map(|u| unit_name(m, u))
-                .collect();
+            let us = self.unit_names_of(p);
             // Wrap unit lists so board lines stay under 80 characters.
             let mut line = format!("{:<8} {:>2} SC ", p.name(), self.centre_count(p));
             for (k, u) in us.iter().enumerate() {
