@@ -174,13 +174,7 @@ fn the_operator_roster_is_loaded_at_start_up_and_read_bounded() {
     );
 
     let fifo = dir.path().join("pipe.toml");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    make_fifo(&fifo);
     let environ = dir.path().join("environ");
     std::fs::write(&environ, "HOME=/root\0SECRET_TOKEN=hunter2hunter2\0").unwrap();
     for (path, expected) in [
@@ -374,13 +368,7 @@ fn environment_errors_name_the_variable() {
 fn the_config_file_is_read_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("g.toml");
-    assert!(
-        Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    make_fifo(&fifo);
     for path in [Path::new("/dev/zero"), fifo.as_path()] {
         let out = gamehost(dir.path())
             .arg("--config")
@@ -492,4 +480,11 @@ fn logs_go_to_stderr_without_colour_and_without_the_token() {
         assert!(!line.contains('\u{1b}'), "colour codes: {line:?}");
         assert!(!line.contains(TOKEN), "token in a log line: {line}");
     }
+}
+
+/// Makes a named pipe at `path` (a file that would hang a reader that waits
+/// for a writer).
+fn make_fifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
 }
