@@ -2,10 +2,10 @@
 //! and the default AI's decision time at its default budget.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gamehost::games::battle::ai::{self, Level, mc};
-use gamehost::games::battle::engine;
-use gamehost::games::battle::{Battle, BattleOptions};
-use gamehost::games::seam::{AiBudget, Game};
+use games::battle::ai::{self, Level, mc};
+use games::battle::engine;
+use games::battle::{Battle, BattleOptions};
+use games::seam::{AiBudget, Game};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;

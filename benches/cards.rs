@@ -1,9 +1,9 @@
 //! Invisible solver speed at the spec's largest size (n = m = 50).
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use gamehost::games::cards::deal::deal;
-use gamehost::games::cards::rules::{Move, Position};
-use gamehost::games::cards::solver::{Solver, solve};
+use games::cards::deal::deal;
+use games::cards::rules::{Move, Position};
+use games::cards::solver::{Solver, solve};
 
 fn bench(c: &mut Criterion) {
     // Seeded deals: 25% jams (the game's default mix) and no jams at all.

@@ -2,10 +2,10 @@
 //! midgame with convoys and supports.
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
-use gamehost::games::diplomacy::game::opening_units;
-use gamehost::games::diplomacy::geo::{Map, Power};
-use gamehost::games::diplomacy::judge::adjudicate_movement;
-use gamehost::games::diplomacy::order::{Order, Unit, UnitKind, parse_order};
+use games::diplomacy::game::opening_units;
+use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::judge::adjudicate_movement;
+use games::diplomacy::order::{Order, Unit, UnitKind, parse_order};
 
 fn orders(m: &Map, list: &[(Power, &str)]) -> Vec<(Power, Order)> {
     list.iter()

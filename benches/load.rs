@@ -7,11 +7,11 @@
 //! `submit` call that resolves the turn, commit included). Settings:
 //! `LOAD_GAMES` (1000), `LOAD_THREADS` (4), `LOAD_SECS` (10).
 
-use gamehost::host::{Host, HostSettings, NewGame, Registry, SystemClock};
-use gamehost::store::{GameStatus, Store, TimeoutPolicy};
+use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+use store::{GameStatus, Store, TimeoutPolicy};
 
 const KINDS: &[&str] = &["cards", "puzzle", "battle"];
 

@@ -2,8 +2,8 @@
 //! decision time (goal: under 1 s).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gamehost::games::puzzle::{PuzzleAction, PuzzleDuel, PuzzleOptions};
-use gamehost::games::seam::{AiBudget, Game};
+use games::puzzle::{PuzzleAction, PuzzleDuel, PuzzleOptions};
+use games::seam::{AiBudget, Game};
 use std::hint::black_box;
 
 /// A mid-game position: 30 actions of greedy play from a fixed seed.

@@ -5,13 +5,13 @@
 //! token also by the conventional `DISCORD_TOKEN`. `config.example.toml`
 //! documents every key with its default; keep the two in step.
 
-use crate::games::battle::Battle;
-use crate::games::cards::Invisible;
-use crate::games::diplomacy::Diplomacy;
-use crate::games::puzzle::PuzzleDuel;
-use crate::games::seam::Game;
 use figment::Figment;
 use figment::providers::{Format, Serialized, Toml};
+use games::battle::Battle;
+use games::cards::Invisible;
+use games::diplomacy::Diplomacy;
+use games::puzzle::PuzzleDuel;
+use games::seam::Game;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -119,7 +119,7 @@ impl Default for DeadlinesConfig {
             diplomacy_seconds: Diplomacy::DEFAULT_TURN_SECONDS,
             reminder_percent: 20,
             timeout_policy: "default".into(),
-            abandon_after: crate::host::limits::DEFAULT_ABANDON_AFTER,
+            abandon_after: host::limits::DEFAULT_ABANDON_AFTER,
         }
     }
 }
@@ -262,14 +262,13 @@ impl Config {
             }
         }
         let text = if file.exists() {
-            let text =
-                crate::cli::operator_file::read_bounded(file, MAX_CONFIG_BYTES, "config file")
-                    .map_err(|e| ConfigError::Invalid {
-                        source_name: file.display().to_string(),
-                        message: e
-                            .to_string()
-                            .replace(&format!("config file {}: ", file.display()), ""),
-                    })?;
+            let text = crate::operator_file::read_bounded(file, MAX_CONFIG_BYTES, "config file")
+                .map_err(|e| ConfigError::Invalid {
+                    source_name: file.display().to_string(),
+                    message: e
+                        .to_string()
+                        .replace(&format!("config file {}: ", file.display()), ""),
+                })?;
             secrets.add_token_lines(&text);
             Some(text)
         } else {
@@ -753,7 +752,7 @@ mod tests {
             battle_seconds: 45,
             ..DeadlinesConfig::default()
         };
-        for entry in crate::host::Registry::standard().names() {
+        for entry in host::Registry::standard().names() {
             assert!(d.seconds_for(entry).is_some(), "{entry} has a key");
         }
         assert_eq!(d.seconds_for("battle"), Some(45));

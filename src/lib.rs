@@ -1,15 +1,13 @@
-//! gamehost: a self-hosted Discord bot that runs many games at once, one per
-//! channel, with a terminal mode for playing against the AI without a token.
+//! The `gamehost` binary's library: the command line, the terminal
+//! front-end, the operator's config, and the composition root that builds
+//! the registry of engines and opens the host on the configured store.
 //!
-//! Layers (imports only point down): `discord` and `terminal` drive the
-//! [`host`], which keeps sessions in the [`store`] and plays them through the
-//! pure engines in [`games`].
+//! The layers are crates of this workspace, and imports only point down:
+//! `discord` (the bot) and [`terminal`] drive the `host`, which keeps
+//! sessions in the `store` and plays them through the pure engines in
+//! `games`; `render` draws their boards.
 
 pub mod cli;
 pub mod config;
-pub mod discord;
-pub mod games;
-pub mod host;
-pub mod render;
-pub mod store;
+pub mod operator_file;
 pub mod terminal;

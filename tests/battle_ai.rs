@@ -4,10 +4,10 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use gamehost::games::battle::ai::{self, Level};
-use gamehost::games::battle::engine::{self, Act, Res};
-use gamehost::games::battle::{Battle, BattleOptions};
-use gamehost::games::seam::{AiBudget, Game};
+use games::battle::ai::{self, Level};
+use games::battle::engine::{self, Act, Res};
+use games::battle::{Battle, BattleOptions};
+use games::seam::{AiBudget, Game};
 use std::collections::BTreeMap;
 
 fn budget() -> AiBudget {
@@ -117,7 +117,7 @@ defense = 10
 speed = 1
 moves = ["Strike"]
 "#;
-    let r = gamehost::games::battle::rules::data::Roster::from_toml(text, "t").unwrap();
+    let r = games::battle::rules::data::Roster::from_toml(text, "t").unwrap();
     let o = BattleOptions {
         teams: Some([vec!["Fast".into()], vec!["Slow".into()]]),
         ..Default::default()

@@ -5,9 +5,9 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use gamehost::games::battle::engine::{self, Event, Res};
-use gamehost::games::battle::{Battle, BattleOptions};
-use gamehost::games::seam::Game;
+use games::battle::engine::{self, Event, Res};
+use games::battle::{Battle, BattleOptions};
+use games::seam::Game;
 use proptest::prelude::*;
 
 fn check_run(seed: u64, n: usize, limit: u16, picks: &[u8]) {

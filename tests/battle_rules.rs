@@ -4,10 +4,10 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use gamehost::games::battle::engine::{self, Act, Event, Res, Step};
-use gamehost::games::battle::rules::data::Roster;
-use gamehost::games::battle::{Battle, BattleAction, BattleOptions};
-use gamehost::games::seam::{ChoiceStyle, Game, Outcome};
+use games::battle::engine::{self, Act, Event, Res, Step};
+use games::battle::rules::data::Roster;
+use games::battle::{Battle, BattleAction, BattleOptions};
+use games::seam::{ChoiceStyle, Game, Outcome};
 use std::collections::BTreeMap;
 
 /// A tiny rule set whose numbers are easy to compute by hand.
@@ -396,7 +396,7 @@ fn options_from_empty_json_and_bad_options() {
 /// built-in one; a broken copy fails with the file, the entry and the reason.
 #[test]
 fn roster_file_loads_another_rule_set() {
-    use gamehost::cli::operator_file::load_roster;
+    use gamehost::operator_file::load_roster;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("r.toml");
     std::fs::write(&path, TEST_ROSTER).unwrap();
@@ -495,7 +495,7 @@ fn builtin_roster_is_balanced() {
     // Every monster against every other, 1-v-1, greedy against greedy with
     // sides swapped: no monster wins most of its matches by a wide margin,
     // and none loses nearly all.
-    use gamehost::games::battle::ai::greedy;
+    use games::battle::ai::greedy;
     let r = Roster::builtin();
     let n = r.monsters.len();
     let mut wins = vec![0u32; n];
@@ -583,12 +583,7 @@ fn default_action_and_ai_actions_are_legal() {
     for seat in 0..2 {
         b.validate(seat, &b.default_action(seat)).unwrap();
         for level in ["greedy", "random", "mc:20", "search:200"] {
-            let a = b.ai_action(
-                seat,
-                level,
-                gamehost::games::seam::AiBudget::iterations(200),
-                9,
-            );
+            let a = b.ai_action(seat, level, games::seam::AiBudget::iterations(200), 9);
             b.validate(seat, &a).unwrap();
         }
     }
@@ -600,12 +595,7 @@ fn default_action_and_ai_actions_are_legal() {
     d.validate(0, &d.default_action(0)).unwrap();
     d.validate(
         1,
-        &d.ai_action(
-            1,
-            "default",
-            gamehost::games::seam::AiBudget::iterations(10),
-            3,
-        ),
+        &d.ai_action(1, "default", games::seam::AiBudget::iterations(10), 3),
     )
     .unwrap();
 }

@@ -5,10 +5,10 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use gamehost::games::battle::engine::Res;
-use gamehost::games::battle::rules::data::Roster;
-use gamehost::games::battle::solver::{Solution, solve_matrix};
-use gamehost::games::battle::{Battle, BattleOptions};
+use games::battle::engine::Res;
+use games::battle::rules::data::Roster;
+use games::battle::solver::{Solution, solve_matrix};
+use games::battle::{Battle, BattleOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -128,7 +128,7 @@ fn a_sure_win_has_value_one() {
     let s = sol.strategy(&pos, 0);
     assert!(
         s.iter()
-            .any(|&(a, p)| a == gamehost::games::battle::engine::Act::Move(0) && p > 0.999),
+            .any(|&(a, p)| a == games::battle::engine::Act::Move(0) && p > 0.999),
         "{s:?}"
     );
 }

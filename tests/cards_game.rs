@@ -2,8 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use gamehost::games::cards::{Invisible, InvisibleOptions, Move, Solver};
-use gamehost::games::seam::{AiBudget, ChoiceStyle, Game, Outcome};
+use games::cards::{Invisible, InvisibleOptions, Move, Solver};
+use games::seam::{AiBudget, ChoiceStyle, Game, Outcome};
 use proptest::prelude::*;
 
 fn new(opts: InvisibleOptions, seed: u64) -> Invisible {

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use gamehost::games::cards::rules::{JAM, Move, Position};
-use gamehost::games::cards::solver::{Solver, solve};
+use games::cards::rules::{JAM, Move, Position};
+use games::cards::solver::{Solver, solve};
 use proptest::prelude::*;
 
 /// (next card of each deck, seat to move, whole stack, last move was a pass on an empty stack)
@@ -131,7 +131,7 @@ fn end_rule_needs_two_passes_on_an_empty_stack() {
 
 #[test]
 fn full_size_decks_solve() {
-    let decks = gamehost::games::cards::deal::deal(50, 50, 1_000_000, 25, 42);
+    let decks = games::cards::deal::deal(50, 50, 1_000_000, 25, 42);
     let v = solve(&decks[0], &decks[1]);
     let p1: i64 = decks[0].iter().filter(|&&c| c > 0).sum();
     let p2: i64 = decks[1].iter().filter(|&&c| c > 0).sum();
@@ -232,7 +232,7 @@ proptest! {
     /// Same at full size with realistic values and jam rates.
     #[test]
     fn lane_tables_equal_chain_tables_full_size(seed in any::<u64>(), jam in 0u8..=100) {
-        let d = gamehost::games::cards::deal::deal(50, 50, 1_000_000, jam, seed);
+        let d = games::cards::deal::deal(50, 50, 1_000_000, jam, seed);
         prop_assert!(Solver::new(&d[0], &d[1]).same_tables(&Solver::new_by_chains(&d[0], &d[1])));
     }
 }

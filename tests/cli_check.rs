@@ -1,10 +1,10 @@
 //! `gamehost check` and `gamehost backup` on a real database file.
 
-use gamehost::host::{Host, HostSettings, NewGame, Registry, SystemClock};
-use gamehost::store::{Store, TimeoutPolicy};
+use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::Arc;
+use store::{Store, TimeoutPolicy};
 
 fn gamehost(dir: &Path, db: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gamehost"))

@@ -4,8 +4,7 @@
 //! log or still pending, every game's turn log is contiguous and replays to
 //! its stored state, and no announcement was delivered twice or lost.
 
-use gamehost::host::{Host, HostSettings, Registry, SystemClock};
-use gamehost::store::Store;
+use host::{Host, HostSettings, Registry, SystemClock};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,6 +12,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use store::Store;
 
 const KILLS: usize = 30;
 

@@ -1,8 +1,8 @@
 //! The default Diplomacy AI: legal orders in every phase, and the tournament figures.
 
-use gamehost::games::diplomacy::tournament::{Lineup, play};
-use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
-use gamehost::games::seam::{AiBudget, Game};
+use games::diplomacy::tournament::{Lineup, play};
+use games::diplomacy::{Diplomacy, DiplomacyOptions};
+use games::seam::{AiBudget, Game};
 use std::collections::BTreeMap;
 
 #[test]
@@ -30,7 +30,7 @@ fn every_ai_order_is_legal_in_every_phase() {
                 let text: Vec<String> = a
                     .orders
                     .iter()
-                    .map(|o| o.canonical(gamehost::games::diplomacy::geo::Map::standard()))
+                    .map(|o| o.canonical(games::diplomacy::geo::Map::standard()))
                     .collect();
                 if !text.is_empty() {
                     let parsed = g.parse_action(s, &text.join("\n")).unwrap();

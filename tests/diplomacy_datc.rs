@@ -7,10 +7,8 @@
 //! outside the repository. `every_case_has_one_test` keeps the list of tests
 //! below and the data file naming the same cases.
 
-use gamehost::games::diplomacy::geo::Map;
-use gamehost::games::diplomacy::record::{
-    RecDislodged, RecOutput, RecUnit, Record, adjudicate_record,
-};
+use games::diplomacy::geo::Map;
+use games::diplomacy::record::{RecDislodged, RecOutput, RecUnit, Record, adjudicate_record};
 use serde_json::Value;
 
 /// The DATC v3.0 cases, one JSON object a line.

@@ -3,14 +3,14 @@
 //! and through the real `gamehost diplomacy export` / `render` commands.
 
 use gamehost::cli::diplomacy::export_game;
-use gamehost::games::diplomacy::geo::Map;
-use gamehost::games::diplomacy::record::{RecDislodged, RecUnit, Record, adjudicate_record};
-use gamehost::host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry, TurnActions};
-use gamehost::store::{GameStatus, Store, TimeoutPolicy};
+use games::diplomacy::geo::Map;
+use games::diplomacy::record::{RecDislodged, RecUnit, Record, adjudicate_record};
+use host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry, TurnActions};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
+use store::{GameStatus, Store, TimeoutPolicy};
 
 /// Plays a seeded game to its end (1904) on a SQLite file: Austria is a
 /// person who holds, forfeits in the fifth phase and is replaced by the AI;

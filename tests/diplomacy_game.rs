@@ -1,9 +1,9 @@
 //! Game flow through the host seam: phases, orders, centres, victory, draws.
 
-use gamehost::games::diplomacy::geo::{Map, Power};
-use gamehost::games::diplomacy::judge::PhaseKind;
-use gamehost::games::diplomacy::{Diplomacy, DiplomacyAction, DiplomacyOptions};
-use gamehost::games::seam::{AiBudget, Game, Outcome};
+use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::judge::PhaseKind;
+use games::diplomacy::{Diplomacy, DiplomacyAction, DiplomacyOptions};
+use games::seam::{AiBudget, Game, Outcome};
 use std::collections::BTreeMap;
 
 const ENG: usize = 1;

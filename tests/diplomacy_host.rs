@@ -1,8 +1,8 @@
 //! Diplomacy behind the host: per-phase deadlines from the engine, with a fake clock.
 
-use gamehost::host::{DeadlineEvent, Host, HostSettings, ManualClock, NewGame, Registry};
-use gamehost::store::{Store, TimeoutPolicy};
+use host::{DeadlineEvent, Host, HostSettings, ManualClock, NewGame, Registry};
 use std::sync::Arc;
+use store::{Store, TimeoutPolicy};
 
 #[test]
 fn movement_deadline_is_48_hours_and_resolves_with_holds() {
@@ -10,7 +10,7 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let host = Host::new(
         Arc::new(Store::open(&dir.path().join("d.db")).unwrap()),
-        Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
+        Registry::default().with::<games::diplomacy::Diplomacy>(),
         clock.clone(),
         HostSettings {
             ai_budget_ms: 50,
@@ -49,7 +49,7 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
         .unwrap()
         .into_iter()
         .filter_map(|i| i.announcement.ok())
-        .filter(|a| a.kind == gamehost::host::AnnouncementKind::Moved)
+        .filter(|a| a.kind == host::AnnouncementKind::Moved)
         .map(|a| a.text)
         .collect();
     assert_eq!(
@@ -66,11 +66,11 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
 // ---------------------------------------------------------------------------
 // Takeover of a seat in civil disorder, by a person or an AI.
 
-use gamehost::games::diplomacy::Diplomacy;
-use gamehost::games::diplomacy::geo::Power;
-use gamehost::games::seam::Outcome;
-use gamehost::host::{AnnouncementKind, GameId, HostError, OutboxItem};
-use gamehost::store::{GameStatus, Occupant, Target};
+use games::diplomacy::Diplomacy;
+use games::diplomacy::geo::Power;
+use games::seam::Outcome;
+use host::{AnnouncementKind, GameId, HostError, OutboxItem};
+use store::{GameStatus, Occupant, Target};
 
 const HOUR: i64 = 3600 * 1000;
 
@@ -141,7 +141,7 @@ fn phase_missing(host: &Host, clock: &ManualClock, id: GameId, skip: &[&str]) {
     }
 }
 
-fn outbox(host: &Host) -> Vec<(Target, gamehost::host::Announcement)> {
+fn outbox(host: &Host) -> Vec<(Target, host::Announcement)> {
     host.unsent(100_000)
         .unwrap()
         .into_iter()
@@ -281,12 +281,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
         .units()
         .iter()
         .filter(|u| u.power == Power::England)
-        .map(|u| {
-            gamehost::games::diplomacy::order::unit_name(
-                gamehost::games::diplomacy::geo::Map::standard(),
-                u,
-            )
-        })
+        .map(|u| games::diplomacy::order::unit_name(games::diplomacy::geo::Map::standard(), u))
         .collect();
     assert!(english.iter().any(|u| u.contains("Nth")), "{english:?}");
     assert!(english.iter().any(|u| u.contains("Yor")), "{english:?}");
@@ -357,7 +352,7 @@ fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
     assert_eq!(host.game(id).unwrap().turn, turn + 1);
     let log = host.game_log(id).unwrap();
     let last = log.turns.last().unwrap();
-    let gamehost::host::TurnActions::Moves(acts) = &last.step else {
+    let host::TurnActions::Moves(acts) = &last.step else {
         panic!("{:?}", last.step)
     };
     let turkish = &acts[&tur];
@@ -505,7 +500,7 @@ fn a_player_extends_the_deadline_once_per_phase_by_half_its_length() {
     }
     // The old deadline passes quietly; the reminder moved with it (20% of
     // 48 h before the new deadline), then the phase resolves at the new one.
-    let set = |t: i64| clock.advance(t - gamehost::host::Clock::now_ms(clock.as_ref()));
+    let set = |t: i64| clock.advance(t - host::Clock::now_ms(clock.as_ref()));
     set(78 * HOUR + 1);
     assert!(host.fire_due_deadlines().unwrap().is_empty());
     set(102 * HOUR - (48 * HOUR) * 20 / 100);
@@ -670,8 +665,8 @@ fn a_power_out_of_play_cannot_forfeit_again_or_extend_the_deadline() {
 /// orders image drawn from them is the one drawn by judging the actions again.
 #[test]
 fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
-    use gamehost::games::diplomacy::game::PhaseDetail;
-    use gamehost::host::TurnActions;
+    use games::diplomacy::game::PhaseDetail;
+    use host::TurnActions;
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::at(1_000_000));
     let host = diplomacy_host(dir.path(), "detail.db", clock.clone());
@@ -694,10 +689,10 @@ fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
         panic!("turn 1 holds moves");
     };
     let before = host.state_at(id, 0).unwrap();
-    let from_detail = gamehost::render::orders_png_from_report(before.as_ref(), &report, &moves)
+    let from_detail = render::orders_png_from_report(before.as_ref(), &report, &moves)
         .unwrap()
         .unwrap();
-    let judged_again = gamehost::render::orders_png(before.as_ref(), &moves)
+    let judged_again = render::orders_png(before.as_ref(), &moves)
         .unwrap()
         .unwrap();
     assert_eq!(from_detail, judged_again);

@@ -1,9 +1,9 @@
 //! Diplomacy online-game rules in the engine: missed deadlines and civil
 //! disorder, takeover, and secret draw votes.
 
-use gamehost::games::diplomacy::geo::Power;
-use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
-use gamehost::games::seam::{Game, Outcome, TurnReport};
+use games::diplomacy::geo::Power;
+use games::diplomacy::{Diplomacy, DiplomacyOptions};
+use games::seam::{Game, Outcome, TurnReport};
 use std::collections::BTreeMap;
 
 fn new() -> Diplomacy {
@@ -108,7 +108,7 @@ fn civil_disorder_counts_as_accepting_a_draw() {
 
 /// Every awaited power is played by the AI (`level`), except the seats in `texts`.
 fn phase_with_ai(g: &mut Diplomacy, texts: &[(usize, &str)], level: &str) -> TurnReport {
-    use gamehost::games::seam::AiBudget;
+    use games::seam::AiBudget;
     let mut acts = BTreeMap::new();
     for s in g.awaiting() {
         let a = match texts.iter().find(|(x, _)| *x == s) {

@@ -1,6 +1,6 @@
 //! The standard map data: counts, centres, coasts and symmetry.
 
-use gamehost::games::diplomacy::geo::{Map, Power, Terrain};
+use games::diplomacy::geo::{Map, Power, Terrain};
 
 #[test]
 fn province_and_edge_counts() {

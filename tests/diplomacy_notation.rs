@@ -1,7 +1,7 @@
 //! Order notation: what players type, the errors they get, canonical printing.
 
-use gamehost::games::diplomacy::geo::Map;
-use gamehost::games::diplomacy::order::parse_order;
+use games::diplomacy::geo::Map;
+use games::diplomacy::order::parse_order;
 
 fn canon(s: &str) -> String {
     let m = Map::standard();
@@ -172,9 +172,9 @@ fn canonical_round_trips() {
 /// answered briefly: a few words quoted, a few lines listed, the rest counted.
 #[test]
 fn the_longest_message_gets_a_short_answer() {
-    use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
-    use gamehost::games::seam::Game;
-    use gamehost::host::limits::MAX_ORDERS_CHARS;
+    use games::diplomacy::{Diplomacy, DiplomacyOptions};
+    use games::seam::Game;
+    use host::limits::MAX_ORDERS_CHARS;
     let g = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
     let one_word = "x".repeat(MAX_ORDERS_CHARS);
     let e = g.parse_action(0, &one_word).unwrap_err().to_string();

@@ -1,10 +1,10 @@
 //! Property tests: no panics on any text; adjudication invariants on random positions.
 
-use gamehost::games::diplomacy::Diplomacy;
-use gamehost::games::diplomacy::geo::{BitIter, LocId, Map, Power, Terrain};
-use gamehost::games::diplomacy::judge::adjudicate_movement;
-use gamehost::games::diplomacy::order::{Order, OrderKind, Unit, UnitKind, parse_order};
-use gamehost::games::seam::Game;
+use games::diplomacy::Diplomacy;
+use games::diplomacy::geo::{BitIter, LocId, Map, Power, Terrain};
+use games::diplomacy::judge::adjudicate_movement;
+use games::diplomacy::order::{Order, OrderKind, Unit, UnitKind, parse_order};
+use games::seam::Game;
 use proptest::prelude::*;
 
 /// A legal position: distinct provinces, armies on land, fleets on sea or a coast.

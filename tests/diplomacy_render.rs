@@ -1,11 +1,11 @@
 //! The Diplomacy map image: a golden test of a few pixels, size and the record path.
 
 use gamehost::cli::diplomacy::record_position;
-use gamehost::games::diplomacy::geo::Map;
-use gamehost::games::diplomacy::record::Record;
-use gamehost::games::diplomacy::{Diplomacy, DiplomacyOptions};
-use gamehost::games::seam::Game;
-use gamehost::render::render_diplomacy_png;
+use games::diplomacy::geo::Map;
+use games::diplomacy::record::Record;
+use games::diplomacy::{Diplomacy, DiplomacyOptions};
+use games::seam::Game;
+use render::render_diplomacy_png;
 use resvg::tiny_skia::Pixmap;
 
 fn rgb(p: &Pixmap, x: u32, y: u32) -> [u8; 3] {
@@ -40,9 +40,9 @@ fn record_with_orders_renders() {
     assert_eq!(pos.orders.len(), 22);
     // Mun - Bur bounces with Par - Bur (supported): it failed.
     assert!(pos.orders.iter().filter(|o| !o.2).count() >= 2);
-    let _warm = gamehost::render::diplomacy::render_position_png(&pos).unwrap();
+    let _warm = render::diplomacy::render_position_png(&pos).unwrap();
     let t = std::time::Instant::now();
-    let png = gamehost::render::diplomacy::render_position_png(&pos).unwrap();
+    let png = render::diplomacy::render_position_png(&pos).unwrap();
     // Printed, never asserted (timing belongs in benches).
     eprintln!("rendered {} bytes in {:?}", png.len(), t.elapsed());
     assert!(png.len() < 1_000_000);

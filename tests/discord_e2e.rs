@@ -411,24 +411,23 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
     let fake = FakeDiscord::start().await;
     fake.state().fail_commands = true;
     let dir = tempfile::tempdir().unwrap();
-    let store = gamehost::store::Store::open(&dir.path().join("g.db")).unwrap();
-    let clock = std::sync::Arc::new(gamehost::host::ManualClock::at(0));
-    let host = std::sync::Arc::new(gamehost::host::Host::new(
+    let store = store::Store::open(&dir.path().join("g.db")).unwrap();
+    let clock = std::sync::Arc::new(host::ManualClock::at(0));
+    let host = std::sync::Arc::new(host::Host::new(
         std::sync::Arc::new(store),
         registry(),
         clock.clone(),
-        gamehost::host::HostSettings::default(),
+        host::HostSettings::default(),
     ));
-    let settings = gamehost::discord::BotSettings {
+    let settings = discord::BotSettings {
         token: support::fake_discord::TOKEN.into(),
         api_base: Some(fake.base_url.clone()),
         guild_id: None,
         ai_budget_ms: 20,
-        deadlines: Default::default(),
+        turn_seconds: Default::default(),
+        timeout_policy: host::TimeoutPolicy::Default,
     };
-    let bot = gamehost::discord::Bot::start(host, clock, settings)
-        .await
-        .unwrap();
+    let bot = discord::Bot::start(host, clock, settings).await.unwrap();
     let err = tokio::time::timeout(support::fake_discord::WAIT, bot.wait())
         .await
         .expect("the bot stops by itself")

@@ -50,7 +50,7 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     let h = Harness::start().await;
     let ch = CH;
     puzzle_vs_ai(&h, ch).await;
-    let expected = gamehost::render::puzzle::image_size();
+    let expected = render::puzzle::image_size();
     let started = channel_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("board.png").unwrap()), expected);
     // Alice plays her first group until a turn she played is posted.
@@ -85,8 +85,8 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
     let ch = CH + 1;
     diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
     let map_size = (
-        gamehost::render::diplomacy::WIDTH as u32,
-        gamehost::render::diplomacy::HEIGHT as u32,
+        render::diplomacy::WIDTH as u32,
+        render::diplomacy::HEIGHT as u32,
     );
     let started = channel_file(&h.fake, ch, "map.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("map.png").unwrap()), map_size);

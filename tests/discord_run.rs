@@ -214,11 +214,11 @@ async fn a_damaged_database_is_refused_before_connecting() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     {
-        let store = gamehost::store::Store::open(&db).unwrap();
+        let store = store::Store::open(&db).unwrap();
         store
-            .write(|tx| -> Result<(), gamehost::store::StoreError> {
+            .write(|tx| -> Result<(), store::StoreError> {
                 let id = tx.insert_game(
-                    &gamehost::store::NewGameRow {
+                    &store::NewGameRow {
                         kind: "cards".into(),
                         guild_id: None,
                         channel_id: "c".into(),
@@ -226,7 +226,7 @@ async fn a_damaged_database_is_refused_before_connecting() {
                         options: "{}".into(),
                         seed: 1,
                         turn_seconds: None,
-                        timeout_policy: gamehost::store::TimeoutPolicy::Default,
+                        timeout_policy: store::TimeoutPolicy::Default,
                     },
                     0,
                 )?;

@@ -4,9 +4,9 @@
 //! resolved state always survives a store round trip.
 
 use gamehost::config::Config;
-use gamehost::games::seam::Seat;
-use gamehost::host::Registry;
-use gamehost::host::options::parse_game_options;
+use games::seam::Seat;
+use host::Registry;
+use host::parse_game_options;
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -351,7 +351,7 @@ fn forfeit_after(kind: &str, draft: bool, seed: u64, turns: usize, seat: Seat) {
             .awaiting()
             .into_iter()
             .map(|s| {
-                let budget = gamehost::games::seam::AiBudget::iterations(10);
+                let budget = games::seam::AiBudget::iterations(10);
                 (s, game.ai_action(s, level, budget, seed ^ turn as u64))
             })
             .collect();
@@ -380,7 +380,7 @@ fn forfeit_after(kind: &str, draft: bool, seed: u64, turns: usize, seat: Seat) {
     } else if in_play {
         // A duel: the other seat won.
         assert!(
-            !matches!(game.outcome(), Some(gamehost::games::seam::Outcome::Win(w)) if w == seat),
+            !matches!(game.outcome(), Some(games::seam::Outcome::Win(w)) if w == seat),
             "{kind}: the seat that forfeited won"
         );
     }

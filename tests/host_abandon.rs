@@ -3,9 +3,9 @@
 
 mod support;
 
-use gamehost::host::{AnnouncementKind, DeadlineEvent, Host, ManualClock};
-use gamehost::store::{GameStatus, Target, TimeoutPolicy};
+use host::{AnnouncementKind, DeadlineEvent, Host, ManualClock};
 use std::sync::Arc;
+use store::{GameStatus, Target, TimeoutPolicy};
 use support::host_builder::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {

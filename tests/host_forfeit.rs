@@ -1,8 +1,8 @@
 //! A forfeit in a game that goes on keeps the other players' pending orders.
 
-use gamehost::host::{Host, HostSettings, ManualClock, NewGame, Registry};
-use gamehost::store::{Store, TimeoutPolicy};
+use host::{Host, HostSettings, ManualClock, NewGame, Registry};
 use std::sync::Arc;
+use store::{Store, TimeoutPolicy};
 
 #[test]
 fn one_power_forfeiting_keeps_the_others_orders() {
@@ -31,7 +31,7 @@ fn one_power_forfeiting_keeps_the_others_orders() {
 fn diplomacy_host(dir: &std::path::Path, clock: Arc<ManualClock>, settings: HostSettings) -> Host {
     Host::new(
         Arc::new(Store::open(&dir.join("g.db")).unwrap()),
-        Registry::default().with::<gamehost::games::diplomacy::Diplomacy>(),
+        Registry::default().with::<games::diplomacy::Diplomacy>(),
         clock,
         settings,
     )
@@ -67,13 +67,13 @@ fn alice_against_holding_ais(host: &Host, policy: TimeoutPolicy) -> i64 {
     id
 }
 
-fn position(host: &Host, id: i64) -> gamehost::games::diplomacy::Diplomacy {
+fn position(host: &Host, id: i64) -> games::diplomacy::Diplomacy {
     serde_json::from_str(host.game(id).unwrap().state.as_deref().unwrap()).unwrap()
 }
 
 #[test]
 fn a_forfeit_by_the_last_power_awaited_resolves_the_phase() {
-    use gamehost::games::diplomacy::game::Season;
+    use games::diplomacy::game::Season;
     let dir = tempfile::tempdir().unwrap();
     let host = diplomacy_host(
         dir.path(),
@@ -93,7 +93,7 @@ fn a_forfeit_by_the_last_power_awaited_resolves_the_phase() {
 
 #[test]
 fn a_forfeit_at_the_deadline_of_the_last_power_awaited_resolves_the_phase() {
-    use gamehost::games::diplomacy::game::Season;
+    use games::diplomacy::game::Season;
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::at(0));
     let host = diplomacy_host(dir.path(), clock.clone(), HostSettings::default());
@@ -109,8 +109,8 @@ fn a_forfeit_at_the_deadline_of_the_last_power_awaited_resolves_the_phase() {
 /// forfeits. With her the only power left to decide, nothing is left to
 /// wait for: the phase must resolve at once. Returns false if no such
 /// phase came within the bound (then the seed is not useful).
-fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseKind) -> bool {
-    use gamehost::host::AiTask;
+fn forfeit_in_phase(seed: u64, target: games::diplomacy::judge::PhaseKind) -> bool {
+    use host::AiTask;
     let dir = tempfile::tempdir().unwrap();
     let host = diplomacy_host(
         dir.path(),
@@ -130,7 +130,7 @@ fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseK
     for _ in 0..40 {
         host.run_ai_turns(Some(id), 100).unwrap();
         let row = host.game(id).unwrap();
-        if row.status != gamehost::store::GameStatus::Running {
+        if row.status != store::GameStatus::Running {
             return false;
         }
         let g = position(&host, id);
@@ -157,7 +157,7 @@ fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseK
             );
             return true;
         }
-        let registry = Registry::default().with::<gamehost::games::diplomacy::Diplomacy>();
+        let registry = Registry::default().with::<games::diplomacy::Diplomacy>();
         let task = AiTask {
             game_id: id,
             turn: row.turn,
@@ -176,7 +176,7 @@ fn forfeit_in_phase(seed: u64, target: gamehost::games::diplomacy::judge::PhaseK
 
 #[test]
 fn a_forfeit_in_a_retreat_or_adjustment_phase_awaiting_only_the_forfeiter_resolves_it() {
-    use gamehost::games::diplomacy::judge::PhaseKind;
+    use games::diplomacy::judge::PhaseKind;
     for target in [PhaseKind::Adjustment, PhaseKind::Retreat] {
         let found = (1..12).any(|seed| forfeit_in_phase(seed, target));
         assert!(

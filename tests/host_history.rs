@@ -4,16 +4,16 @@
 
 mod support;
 
-use gamehost::host::{HISTORY_PAGE, Host, ManualClock, TurnActions};
-use gamehost::store::{GameStatus, TimeoutPolicy};
+use host::{HISTORY_PAGE, Host, ManualClock, TurnActions};
 use serde_json::{Value, json};
 use std::sync::Arc;
+use store::{GameStatus, TimeoutPolicy};
 use support::host_builder::{host_at, new_rps};
 
 /// A started game between alice (seat 1) and bob (seat 2) needing `wins` wins.
 fn started(host: &Host, wins: u32) -> i64 {
     let id = host
-        .create_game(gamehost::host::NewGame {
+        .create_game(host::NewGame {
             options: json!({ "wins": wins }),
             ..new_rps("c1", None, TimeoutPolicy::Default)
         })

@@ -3,9 +3,9 @@
 
 mod support;
 
-use gamehost::host::ManualClock;
-use gamehost::store::TimeoutPolicy;
+use host::ManualClock;
 use std::sync::Arc;
+use store::TimeoutPolicy;
 use support::host_builder::{host_at, new_rps};
 
 #[test]
@@ -43,8 +43,8 @@ fn oversized_messages_and_strangers_are_refused() {
 /// from an array by position) are refused before anything is read.
 #[test]
 fn creators_cannot_set_operator_only_options() {
-    use gamehost::host::{Host, HostSettings, Registry};
-    use gamehost::store::Store;
+    use host::{Host, HostSettings, Registry};
+    use store::Store;
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("g.db")).unwrap();
     let host = Host::new(

@@ -3,9 +3,9 @@
 
 mod support;
 
-use gamehost::host::{AnnouncementKind, DeadlineEvent, HostError, ManualClock};
-use gamehost::store::{GameStatus, Target, TimeoutPolicy};
+use host::{AnnouncementKind, DeadlineEvent, HostError, ManualClock};
 use std::sync::Arc;
+use store::{GameStatus, Target, TimeoutPolicy};
 use support::host_builder::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
@@ -13,12 +13,7 @@ fn clock() -> Arc<ManualClock> {
 }
 
 /// Creates a started two-person game between alice (seat 1) and bob (seat 2).
-fn started(
-    host: &gamehost::host::Host,
-    channel: &str,
-    secs: Option<u64>,
-    policy: TimeoutPolicy,
-) -> i64 {
+fn started(host: &host::Host, channel: &str, secs: Option<u64>, policy: TimeoutPolicy) -> i64 {
     let id = host.create_game(new_rps(channel, secs, policy)).unwrap();
     host.join(id, "bob", "Bob", None).unwrap();
     host.start(id, "alice").unwrap();
@@ -69,7 +64,7 @@ fn lobby_rules_give_clear_messages() {
     assert!(err.to_string().contains("rock, paper or scissors"), "{err}");
 
     let err = host
-        .create_game(gamehost::host::NewGame {
+        .create_game(host::NewGame {
             kind: "chess".into(),
             ..new_rps("c2", None, TimeoutPolicy::Default)
         })
@@ -79,7 +74,7 @@ fn lobby_rules_give_clear_messages() {
         "{err}"
     );
     let err = host
-        .create_game(gamehost::host::NewGame {
+        .create_game(host::NewGame {
             options: serde_json::json!({"wins": 0}),
             ..new_rps("c2", None, TimeoutPolicy::Default)
         })
@@ -169,7 +164,7 @@ fn concurrent_final_submits_resolve_exactly_once() {
         let channel = format!("race{round}");
         let id = started(&h1, &channel, None, TimeoutPolicy::Default);
         let barrier = Arc::new(std::sync::Barrier::new(2));
-        let t = |h: Arc<gamehost::host::Host>, user: &'static str, b: Arc<std::sync::Barrier>| {
+        let t = |h: Arc<host::Host>, user: &'static str, b: Arc<std::sync::Barrier>| {
             std::thread::spawn(move || {
                 b.wait();
                 h.submit(Some(id), user, "rock").unwrap()
@@ -371,15 +366,15 @@ fn abort_and_forfeit() {
 /// options a creator sends; the creator's options still apply on top.
 #[test]
 fn operator_data_reaches_the_engine_through_the_registry() {
-    use gamehost::games::seam::Game;
-    use gamehost::host::{Host, HostSettings, Registry};
+    use games::seam::Game;
+    use host::{Host, HostSettings, Registry};
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::default().with_constructor::<support::rps::Rps>(|mut o, seed| {
         o.wins.get_or_insert(1);
         support::rps::Rps::new_game(o, seed)
     });
     let host = Host::new(
-        std::sync::Arc::new(gamehost::store::Store::open(&dir.path().join("g.db")).unwrap()),
+        std::sync::Arc::new(store::Store::open(&dir.path().join("g.db")).unwrap()),
         registry,
         clock(),
         HostSettings::default(),

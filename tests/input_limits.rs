@@ -4,12 +4,10 @@
 //! The real binary is fed inputs generated in memory.
 
 use gamehost::cli::cards::MAX_PROBLEM_BYTES;
-use gamehost::games::diplomacy::geo::Map;
-use gamehost::games::diplomacy::record::{
-    MAX_ID_CHARS, MAX_ORDER_CHARS, MAX_ORDERS, MAX_RECORD_BYTES,
-};
-use gamehost::games::puzzle::record as puzzle_record;
-use gamehost::host::limits::{MAX_LINE_BYTES, MAX_OPTIONS_CHARS};
+use games::diplomacy::geo::Map;
+use games::diplomacy::record::{MAX_ID_CHARS, MAX_ORDER_CHARS, MAX_ORDERS, MAX_RECORD_BYTES};
+use games::puzzle::record as puzzle_record;
+use host::limits::{MAX_LINE_BYTES, MAX_OPTIONS_CHARS};
 use serde_json::{Value, json};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

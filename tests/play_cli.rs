@@ -188,8 +188,8 @@ fn input_that_is_not_utf8_is_asked_for_again() {
 
 #[test]
 fn a_game_left_in_its_lobby_is_aborted_with_a_word_and_check_passes() {
-    use gamehost::host::{Host, HostSettings, NewGame, Registry, SystemClock};
-    use gamehost::store::{Store, TimeoutPolicy};
+    use host::{Host, HostSettings, NewGame, Registry, SystemClock};
+    use store::{Store, TimeoutPolicy};
     let t = Terminal::new();
     {
         // What a setup interrupted between creation and start leaves.

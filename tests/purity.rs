@@ -1,10 +1,10 @@
 //! The games are pure: no clock, no files, no network, no Discord, no
 //! database, no environment, no sleeping. An engine that read any of them
 //! would stop being replayable from its seed and its moves, so every source
-//! file under `src/games` is scanned for the APIs that reach them.
-//!
-//! Until the crate is split into a workspace (where the games crate simply
-//! will not depend on tokio, rusqlite or serenity), this scan is the check.
+//! file of the games crate is scanned for the APIs that reach them, and the
+//! workspace's crate graph is checked against the layers of the design:
+//! the games crate's dependency tree has no runtime, database or Discord,
+//! and each layer depends only on the layers below it.
 
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,10 @@ const FORBIDDEN: &[(&str, &str)] = &[
         "tokio",
         "is the async runtime; engines are synchronous and pure",
     ),
-    ("rusqlite", "is the database; only src/store speaks SQL"),
+    (
+        "rusqlite",
+        "is the database; only the store crate speaks SQL",
+    ),
     ("serenity", "is Discord; only the front-end knows it"),
     ("poise", "is Discord; only the front-end knows it"),
     (
@@ -85,7 +88,7 @@ fn violations(file: &str, text: &str) -> Vec<String> {
 #[test]
 fn no_game_reads_the_clock_files_network_or_environment() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = rust_files(&root.join("src/games"));
+    let files = rust_files(&root.join("crates/games/src"));
     assert!(files.len() > 20, "the games were found: {files:?}");
     let mut found = Vec::new();
     for path in &files {
@@ -99,7 +102,7 @@ fn no_game_reads_the_clock_files_network_or_environment() {
     }
     assert!(
         found.is_empty(),
-        "src/games must stay pure:\n{}",
+        "crates/games must stay pure:\n{}",
         found.join("\n")
     );
 }
@@ -124,4 +127,117 @@ fn the_scan_names_the_file_and_line_of_a_forbidden_call() {
         found[2].starts_with("src/games/x.rs:4: `std::fs`"),
         "{found:?}"
     );
+}
+
+/// Runs cargo (the one running this test) with `args` in the workspace root.
+fn cargo(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| env!("CARGO").to_string());
+    let out = std::process::Command::new(cargo)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("cargo prints UTF-8")
+}
+
+/// The package names in `cargo tree` output printed with `--prefix none`.
+fn tree_packages(tree: &str) -> Vec<String> {
+    let mut names: Vec<String> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn the_games_crate_depends_on_no_runtime_database_or_discord() {
+    let tree = cargo(&[
+        "tree", "-p", "games", "-e", "normal", "--prefix", "none", "--locked",
+    ]);
+    let packages = tree_packages(&tree);
+    // The listing is real: the engines' own dependencies are in it.
+    for needed in ["games", "rand", "serde"] {
+        assert!(
+            packages.iter().any(|p| p == needed),
+            "{needed} missing from {packages:?}"
+        );
+    }
+    for forbidden in [
+        "tokio",
+        "serenity",
+        "poise",
+        "rusqlite",
+        "libsqlite3-sys",
+        "resvg",
+        "hyper",
+        "mio",
+        "store",
+        "host",
+        "render",
+        "discord",
+    ] {
+        assert!(
+            !packages.iter().any(|p| p == forbidden),
+            "the games crate must stay pure, but its dependency tree has {forbidden}:\n{tree}"
+        );
+    }
+}
+
+#[test]
+fn each_layer_depends_only_on_the_layers_below_it() {
+    let metadata: serde_json::Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--locked",
+    ]))
+    .expect("cargo metadata prints JSON");
+    let layers = ["games", "store", "host", "render", "discord", "gamehost"];
+    // What each crate of the workspace may use (normal dependencies):
+    // the design's layers, with front-ends reaching the store only
+    // through the host's re-exports.
+    let allowed: &[(&str, &[&str])] = &[
+        ("games", &[]),
+        ("store", &[]),
+        ("host", &["games", "store"]),
+        ("render", &["games", "host"]),
+        ("discord", &["games", "host", "render"]),
+        ("gamehost", &["games", "store", "host", "render", "discord"]),
+    ];
+    let packages = metadata["packages"].as_array().expect("packages");
+    let mut seen = Vec::new();
+    for package in packages {
+        let name = package["name"].as_str().unwrap_or_default();
+        let Some((_, may_use)) = allowed.iter().find(|(n, _)| *n == name) else {
+            continue;
+        };
+        seen.push(name.to_string());
+        let used: Vec<&str> = package["dependencies"]
+            .as_array()
+            .expect("dependencies")
+            .iter()
+            .filter(|d| d["kind"].is_null())
+            .filter_map(|d| d["name"].as_str())
+            .filter(|d| layers.contains(d))
+            .collect();
+        for dep in &used {
+            assert!(
+                may_use.contains(dep),
+                "{name} depends on {dep}, which the layers of DESIGN.md forbid (allowed: {may_use:?})"
+            );
+        }
+    }
+    seen.sort();
+    let mut expected: Vec<String> = layers.iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(seen, expected, "every layer is a crate of the workspace");
 }

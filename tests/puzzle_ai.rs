@@ -1,11 +1,11 @@
 //! The AIs: legal actions at every level, greedy really is greedy, and the
 //! default level beats greedy in a small fair match.
 
-use gamehost::games::puzzle::ai::preview;
-use gamehost::games::puzzle::garbage::{Kind, garbage_sent};
-use gamehost::games::puzzle::{PuzzleDuel, PuzzleOptions, record};
-use gamehost::games::seam::{AiBudget, Game};
-use gamehost::host::ThinkingDeadline;
+use games::puzzle::ai::preview;
+use games::puzzle::garbage::{Kind, garbage_sent};
+use games::puzzle::{PuzzleDuel, PuzzleOptions, record};
+use games::seam::{AiBudget, Game};
+use host::ThinkingDeadline;
 use std::time::{Duration, Instant};
 
 #[test]
@@ -37,7 +37,7 @@ fn greedy_sends_the_most_garbage_now() {
             .max()
             .unwrap();
         let a = g.ai_action(0, "greedy", AiBudget::iterations(1), 0);
-        let i = gamehost::games::puzzle::field::idx(a.x - 1, a.y - 1);
+        let i = games::puzzle::field::idx(a.x - 1, a.y - 1);
         let chosen = g.group_at(0, i).unwrap();
         assert_eq!(val(&chosen), best, "seed {seed}");
     }

@@ -2,11 +2,11 @@
 //! ball, a full field, ball and garbage conservation, queue order, and a
 //! state that survives serialisation.
 
-use gamehost::games::puzzle::field::{CELLS, Cell, Side};
-use gamehost::games::puzzle::garbage::Kind;
-use gamehost::games::puzzle::record::ai_seed;
-use gamehost::games::puzzle::{PuzzleDuel, PuzzleOptions};
-use gamehost::games::seam::{AiBudget, Game};
+use games::puzzle::field::{CELLS, Cell, Side};
+use games::puzzle::garbage::Kind;
+use games::puzzle::record::ai_seed;
+use games::puzzle::{PuzzleDuel, PuzzleOptions};
+use games::seam::{AiBudget, Game};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 

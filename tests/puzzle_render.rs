@@ -1,10 +1,10 @@
 //! Rendering: the compact text form and the PNG image.
 
-use gamehost::games::puzzle::field::Cell;
-use gamehost::games::puzzle::garbage::Kind;
-use gamehost::games::puzzle::{PuzzleDuel, PuzzleOptions};
-use gamehost::render::puzzle::image_size;
-use gamehost::render::{puzzle_svg, render_puzzle_png};
+use games::puzzle::field::Cell;
+use games::puzzle::garbage::Kind;
+use games::puzzle::{PuzzleDuel, PuzzleOptions};
+use render::puzzle::image_size;
+use render::{puzzle_svg, render_puzzle_png};
 
 fn game_with_garbage() -> PuzzleDuel {
     let mut g = PuzzleDuel::create(PuzzleOptions::default(), 21).unwrap();
@@ -56,9 +56,9 @@ fn png_has_the_expected_header_and_size() {
 
 #[test]
 fn bad_svg_is_an_error_not_a_panic() {
-    assert!(gamehost::render::svg::svg_to_png("<svg").is_err());
+    assert!(render::svg::svg_to_png("<svg").is_err());
     assert!(
-        gamehost::render::svg::svg_to_png(
+        render::svg::svg_to_png(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="99999" height="10"/>"#
         )
         .is_err()

@@ -1,9 +1,9 @@
 //! Game records: a golden replay, divergence detection, and the simulate /
 //! tournament entry points.
 
-use gamehost::games::puzzle::PuzzleOptions;
-use gamehost::games::puzzle::record::{self, ReplayReport};
-use gamehost::games::seam::AiBudget;
+use games::puzzle::PuzzleOptions;
+use games::puzzle::record::{self, ReplayReport};
+use games::seam::AiBudget;
 
 const GOLDEN: &str = include_str!("data/puzzle_golden.jsonl");
 

@@ -1,12 +1,12 @@
 //! Rules of the puzzle duel: garbage formula, catching garbage, gravity and
 //! refills, group finding, turn order, end of the game, notation and view.
 
-use gamehost::games::puzzle::engine::remove_group;
-use gamehost::games::puzzle::field::{CELLS, Cell, Field, HEIGHT, Queues, Side, WIDTH, idx};
-use gamehost::games::puzzle::garbage::{Kind, garbage_sent};
-use gamehost::games::puzzle::groups::{component_of, find_groups};
-use gamehost::games::puzzle::{EndReason, PuzzleAction, PuzzleDuel, PuzzleOptions, notation};
-use gamehost::games::seam::{ChoiceStyle, Game, Outcome};
+use games::puzzle::engine::remove_group;
+use games::puzzle::field::{CELLS, Cell, Field, HEIGHT, Queues, Side, WIDTH, idx};
+use games::puzzle::garbage::{Kind, garbage_sent};
+use games::puzzle::groups::{component_of, find_groups};
+use games::puzzle::{EndReason, PuzzleAction, PuzzleDuel, PuzzleOptions, notation};
+use games::seam::{ChoiceStyle, Game, Outcome};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,9 +3,9 @@
 
 mod support;
 
-use gamehost::host::{HostError, ManualClock};
-use gamehost::store::{Store, StoreError, TimeoutPolicy};
+use host::{HostError, ManualClock};
 use std::sync::Arc;
+use store::{Store, StoreError, TimeoutPolicy};
 use support::host_builder::{host_at, new_rps};
 
 fn raw(path: &std::path::Path) -> rusqlite::Connection {
@@ -28,16 +28,10 @@ fn migrations_apply_once_and_wal_is_on() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let s = Store::open(&path).unwrap();
-    assert_eq!(
-        s.schema_version().unwrap(),
-        gamehost::store::schema_version_known()
-    );
+    assert_eq!(s.schema_version().unwrap(), store::schema_version_known());
     drop(s);
     let s = Store::open(&path).unwrap();
-    assert_eq!(
-        s.schema_version().unwrap(),
-        gamehost::store::schema_version_known()
-    );
+    assert_eq!(s.schema_version().unwrap(), store::schema_version_known());
     let mode: String = raw(&path)
         .pragma_query_value(None, "journal_mode", |r| r.get(0))
         .unwrap();
@@ -151,10 +145,7 @@ fn a_version_1_database_migrates_and_keeps_its_deadlines() {
     .unwrap();
     drop(c);
     let s = Store::open(&path).unwrap();
-    assert_eq!(
-        s.schema_version().unwrap(),
-        gamehost::store::schema_version_known()
-    );
+    assert_eq!(s.schema_version().unwrap(), store::schema_version_known());
     let d = s
         .read(|tx| tx.deadline(1))
         .unwrap()

@@ -1,7 +1,7 @@
 //! Diplomacy order messages (many lines, any notation) from every power.
 #![no_main]
 
-use gamehost::host::Registry;
+use host::Registry;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -1,7 +1,7 @@
 //! Engine options (JSON a game's creator types) for every kind.
 #![no_main]
 
-use gamehost::host::Registry;
+use host::Registry;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

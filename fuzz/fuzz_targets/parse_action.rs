@@ -2,7 +2,7 @@
 //! text, from any seat: an answer, never a panic; what parses validates.
 #![no_main]
 
-use gamehost::host::Registry;
+use host::Registry;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: (u8, u8, u64, &str)| {

@@ -4,8 +4,8 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use gamehost::games::seam::Seat;
-use gamehost::host::Registry;
+use games::seam::Seat;
+use host::Registry;
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use std::collections::BTreeMap;

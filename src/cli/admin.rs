@@ -6,12 +6,12 @@
 //! would break games.
 
 use crate::config::Config;
-use crate::host::{Announcement, Host, HostSettings, SystemClock};
-use crate::store::{GameStatus, Store, StoreError, TurnLogSpan, schema_version_known};
 use anyhow::{Context, bail};
+use host::{Announcement, Host, HostSettings, SystemClock};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use store::{GameStatus, Store, StoreError, TurnLogSpan, schema_version_known};
 
 /// Starts the Discord bot, or explains clearly why it cannot.
 pub fn run_bot(config: Config) -> anyhow::Result<()> {
@@ -27,7 +27,7 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
         .as_deref()
         .filter(|b| !b.trim().is_empty())
     {
-        crate::discord::check_api_base(base)?;
+        discord::check_api_base(base)?;
     }
     init_logging(&config.log.level, config.token());
     let path = &config.database.path;
@@ -53,7 +53,31 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
             report.problems.len()
         );
     }
-    crate::discord::run_blocking(config, Arc::new(host))
+    let settings = bot_settings(&config, host.registry());
+    discord::run_blocking(settings, Arc::new(host))
+}
+
+/// The bot's settings from the config: the token, where Discord is, the AI
+/// budget, and the operator's default deadlines of every registered kind.
+pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotSettings {
+    discord::BotSettings {
+        token: config.token().unwrap_or_default().to_string(),
+        api_base: config
+            .discord
+            .api_base
+            .clone()
+            .filter(|s| !s.trim().is_empty()),
+        guild_id: config.discord.guild_id,
+        ai_budget_ms: config.ai.budget_ms,
+        turn_seconds: registry
+            .names()
+            .into_iter()
+            .filter_map(|kind| Some((kind.to_string(), config.deadlines.seconds_for(kind)?)))
+            .collect(),
+        // Config::load has checked the policy's name.
+        timeout_policy: host::TimeoutPolicy::parse(&config.deadlines.timeout_policy)
+            .unwrap_or(host::TimeoutPolicy::Default),
+    }
 }
 
 /// Sends `tracing` output to stderr (never stdout, which belongs to the

@@ -2,13 +2,13 @@
 //! roster checker.
 
 use super::tournament::{SeatTimes, timed_ai_decision};
-use crate::games::battle::ai::Level;
-use crate::games::battle::engine::Ctx;
-use crate::games::battle::rules::data::Roster;
-use crate::games::battle::{Battle, BattleOptions};
-use crate::games::seam::Outcome;
-use crate::games::tournament::{elo_difference, fixtures, pairs, play_out, seat_levels, tally};
 use anyhow::{Context, bail};
+use games::battle::ai::Level;
+use games::battle::engine::Ctx;
+use games::battle::rules::data::Roster;
+use games::battle::{Battle, BattleOptions};
+use games::seam::Outcome;
+use games::tournament::{elo_difference, fixtures, pairs, play_out, seat_levels, tally};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -80,7 +80,7 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
             Ok(())
         }
         BattleCommand::CheckRoster { file } => {
-            let r = super::operator_file::load_roster(&file)?;
+            let r = crate::operator_file::load_roster(&file)?;
             println!(
                 "{}: {} types, {} monsters, alpha {}, beta {}, turn limit {}.",
                 file.display(),
@@ -96,7 +96,7 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
 }
 
 /// The result of one pair of AIs (the runner's score sheet).
-pub use crate::games::tournament::PairResult;
+pub use games::tournament::PairResult;
 
 /// The whole tournament.
 #[derive(Debug, Clone)]
@@ -177,7 +177,7 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
     // config's roster: bounded, regular files only, never quoted.
     let roster = match t.roster.as_deref().map(str::trim) {
         None | Some("") => Roster::builtin().clone(),
-        Some(path) => super::operator_file::load_roster(std::path::Path::new(path))?,
+        Some(path) => crate::operator_file::load_roster(std::path::Path::new(path))?,
     };
     // The runner's schedule: a game pair 2k, 2k+1 shares teams and battle
     // seed, sides swapped; the seeds make the result independent of threads.

@@ -4,14 +4,14 @@ use std::io::{Read, Write};
 
 use anyhow::Context;
 
-use crate::games::cards::{Invisible, InvisibleOptions};
-use crate::games::seam::{AiBudget, Game};
-use crate::games::tournament::{ai_decision, fixtures, play_out, seat_levels};
+use games::cards::{Invisible, InvisibleOptions};
+use games::seam::{AiBudget, Game};
+use games::tournament::{ai_decision, fixtures, play_out, seat_levels};
 
-use crate::games::cards::deal::deal;
-use crate::games::cards::notation::{format_problem, move_text, parse_problem};
-use crate::games::cards::rules::{MAX_DECK, MAX_VALUE, Position};
-use crate::games::cards::solver::Solver;
+use games::cards::deal::deal;
+use games::cards::notation::{format_problem, move_text, parse_problem};
+use games::cards::rules::{MAX_DECK, MAX_VALUE, Position};
+use games::cards::solver::Solver;
 
 /// Commands of the Invisible card duel.
 #[derive(clap::Args, Debug)]
@@ -213,7 +213,7 @@ pub const MAX_PROBLEM_BYTES: usize = 64 * 1024;
 /// Reads and checks the whole problem from `input`, reading no more than
 /// [`MAX_PROBLEM_BYTES`] (+1 to notice a longer input).
 fn read_problem(input: &mut dyn Read) -> anyhow::Result<[Vec<i64>; 2]> {
-    let Some(bytes) = crate::host::limits::read_all_capped(input, MAX_PROBLEM_BYTES)
+    let Some(bytes) = host::limits::read_all_capped(input, MAX_PROBLEM_BYTES)
         .context("could not read the problem from stdin")?
     else {
         anyhow::bail!(

@@ -1,15 +1,15 @@
 //! `gamehost diplomacy ...`: command-line tools for the Diplomacy engine.
 
-use crate::games::diplomacy::Diplomacy;
-use crate::games::diplomacy::geo::Map;
-use crate::games::diplomacy::record::{
+use anyhow::Context;
+use games::diplomacy::Diplomacy;
+use games::diplomacy::geo::Map;
+use games::diplomacy::record::{
     MAX_ID_CHARS, MAX_ORDER_CHARS, MAX_RECORD_BYTES, Record, adjudicate_record, check_record,
     game_records,
 };
-use crate::games::seam::Game;
-use crate::host::limits::{CappedLine, read_all_capped, read_line_capped};
-use crate::host::{Host, TurnActions};
-use anyhow::Context;
+use games::seam::Game;
+use host::limits::{CappedLine, read_all_capped, read_line_capped};
+use host::{Host, TurnActions};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -138,7 +138,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             end_year,
             json,
         } => {
-            use crate::games::diplomacy::tournament::{Lineup, play};
+            use games::diplomacy::tournament::{Lineup, play};
             let lineup = if all_ai { Lineup::AllAi } else { Lineup::OneAi };
             let (mut top, mut stalls, mut solos) = (0u32, 0u32, 0u32);
             for i in 0..games {
@@ -211,7 +211,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                 None => read_record(&mut stdin.lock())?,
             };
             let pos = record_position(map, &rec, orders).map_err(anyhow::Error::msg)?;
-            let png = crate::render::diplomacy::render_position_png(&pos)?;
+            let png = render::diplomacy::render_position_png(&pos)?;
             out.write_all(&png)?;
         }
         DiplomacyCommand::Parse => {
@@ -236,7 +236,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                 if line.trim().is_empty() {
                     continue;
                 }
-                match crate::games::diplomacy::order::parse_order(map, line) {
+                match games::diplomacy::order::parse_order(map, line) {
                     Ok(o) => writeln!(out, "{}", o.canonical(map))?,
                     Err(e) => writeln!(out, "error: {e}")?,
                 }
@@ -308,9 +308,9 @@ pub fn record_position(
     map: &Map,
     rec: &Record,
     with_orders: bool,
-) -> Result<crate::render::diplomacy::MapPosition, String> {
-    use crate::games::diplomacy::geo::Power;
-    use crate::games::diplomacy::record::{RecUnit, unit_from, units_from};
+) -> Result<render::diplomacy::MapPosition, String> {
+    use games::diplomacy::geo::Power;
+    use games::diplomacy::record::{RecUnit, unit_from, units_from};
     check_record(map, rec)?;
     let units = units_from(map, &rec.units)?;
     let dislodged = rec
@@ -347,7 +347,7 @@ pub fn record_position(
         for (i, o) in rec.orders.iter().enumerate() {
             let (Some(power), Ok(order)) = (
                 Power::parse(&o.power),
-                crate::games::diplomacy::order::parse_order(map, &o.text),
+                games::diplomacy::order::parse_order(map, &o.text),
             ) else {
                 continue;
             };
@@ -362,7 +362,7 @@ pub fn record_position(
         Some(id) => format!("{id} ({})", rec.phase),
         None => rec.phase.clone(),
     };
-    Ok(crate::render::diplomacy::MapPosition {
+    Ok(render::diplomacy::MapPosition {
         title,
         units,
         dislodged,

@@ -2,20 +2,19 @@
 //! per-game tools (solvers, simulators, tournaments).
 
 use crate::config::{Config, DEFAULT_CONFIG_FILE};
-use crate::host::{Host, HostSettings, Registry, SystemClock};
-use crate::store::Store;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use host::{Host, HostSettings, Registry, SystemClock};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use store::Store;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
 pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
-pub mod operator_file;
 pub mod puzzle;
 pub mod soak;
 pub mod tournament;
@@ -116,7 +115,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Play(args) => {
             let config = load_config(&cli.config)?;
-            crate::terminal::play_from_cli(&config, args)
+            play_in_terminal(config, args)
         }
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
@@ -151,9 +150,21 @@ pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
     if path.is_empty() {
         return Ok(Registry::standard());
     }
-    let roster = operator_file::load_roster(std::path::Path::new(path))
+    let roster = crate::operator_file::load_roster(std::path::Path::new(path))
         .map_err(|e| anyhow::anyhow!("config `[battle] roster`: {e}"))?;
     Ok(Registry::standard_with_roster(Some(roster)))
+}
+
+/// Runs `gamehost play` on stdin/stdout, on the configured database or
+/// the one `--db` names.
+fn play_in_terminal(mut config: Config, args: crate::terminal::PlayArgs) -> anyhow::Result<()> {
+    if let Some(db) = &args.db {
+        config.database.path = db.clone();
+    }
+    let host = open_host(&config)?;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    crate::terminal::play(&host, &args, stdin.lock(), stdout.lock())
 }
 
 /// Opens the configured database and builds a host on it with every engine.

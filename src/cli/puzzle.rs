@@ -1,11 +1,11 @@
 //! `gamehost puzzle ...`: simulate a game between AIs, replay a record,
 //! run a tournament between AI levels.
 
-use crate::games::puzzle::record::{self, PairResult, ReplayReport};
-use crate::games::puzzle::{PuzzleDuel, PuzzleOptions, notation};
-use crate::games::seam::{AiBudget, Game};
-use crate::host::limits::read_all_capped;
 use anyhow::{Context, bail};
+use games::puzzle::record::{self, PairResult, ReplayReport};
+use games::puzzle::{PuzzleDuel, PuzzleOptions, notation};
+use games::seam::{AiBudget, Game};
+use host::limits::read_all_capped;
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -6,15 +6,15 @@
 //! process marked delivered as `S <id>`, each line written only after the
 //! host call returned, so the log never claims more than the database holds.
 
-use crate::host::{Host, HostSettings, NewGame, Registry, SystemClock};
-use crate::store::{GameStatus, Store, TimeoutPolicy};
 use anyhow::Context;
+use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
+use store::{GameStatus, Store, TimeoutPolicy};
 
 /// Options of `gamehost soak`.
 #[derive(clap::Args, Debug)]

@@ -1,9 +1,9 @@
-//! The clock side of the tournament runner in [`crate::games::tournament`]:
+//! The clock side of the tournament runner in [`games::tournament`]:
 //! AI budgets from a wall-clock limit, and timing of decisions. The
 //! games crate stays pure; only this module reads the clock.
 
-use crate::games::seam::{AiBudget, Game, Seat};
-use crate::games::tournament::decision_seed;
+use games::seam::{AiBudget, Game, Seat};
+use games::tournament::decision_seed;
 use std::time::{Duration, Instant};
 
 /// The budget of one AI decision: `ms` milliseconds of wall clock from now,
@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 pub fn ai_budget(ms: Option<u64>) -> AiBudget {
     AiBudget {
         iterations: None,
-        deadline: ms.map(|m| crate::host::ThinkingDeadline::after_ms(m).stopwatch()),
+        deadline: ms.map(|m| host::ThinkingDeadline::after_ms(m).stopwatch()),
     }
 }
 
 /// Total thinking time and number of decisions, per seat.
 pub type SeatTimes = Vec<(Duration, u32)>;
 
-/// A decision function for [`crate::games::tournament::play_out`]: each
+/// A decision function for [`games::tournament::play_out`]: each
 /// seat's AI through the seam with [`ai_budget`]`(budget_ms)`, its time
 /// added to `times[seat]`.
 pub fn timed_ai_decision<G: Game>(

@@ -11,10 +11,9 @@
 //! Everything the command line asks for is checked before anything in the
 //! database changes, and a game is never aborted without saying so.
 
-use crate::config::Config;
-use crate::host::limits::{CappedLine, MAX_LINE_BYTES, read_line_capped};
-use crate::host::{AnnouncementKind, GameId, Host, HostError, NewGame};
-use crate::store::{GameRow, GameStatus, Target, TimeoutPolicy};
+use host::limits::{CappedLine, MAX_LINE_BYTES, read_line_capped};
+use host::{AnnouncementKind, GameId, Host, HostError, NewGame};
+use host::{GameRow, GameStatus, Target, TimeoutPolicy};
 use std::io::{BufRead, Write};
 
 /// Options of `gamehost play`.
@@ -41,18 +40,6 @@ pub struct PlayArgs {
     /// Keep the game in this database instead of the configured one.
     #[arg(long, value_name = "FILE")]
     pub db: Option<std::path::PathBuf>,
-}
-
-/// Runs `gamehost play` on stdin/stdout.
-pub fn play_from_cli(config: &Config, args: PlayArgs) -> anyhow::Result<()> {
-    let mut config = config.clone();
-    if let Some(db) = &args.db {
-        config.database.path = db.clone();
-    }
-    let host = crate::cli::open_host(&config)?;
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    play(&host, &args, stdin.lock(), stdout.lock())
 }
 
 /// The terminal user's id.
@@ -189,7 +176,7 @@ fn open_game(
 ) -> anyhow::Result<GameId> {
     let kind = host.registry().get(&args.kind)?.name;
     let channel = format!("{channel}:{kind}");
-    let max = crate::host::limits::MAX_OPTIONS_CHARS;
+    let max = host::limits::MAX_OPTIONS_CHARS;
     if args
         .options
         .as_ref()
@@ -198,8 +185,9 @@ fn open_game(
         anyhow::bail!("--options is longer than {max} characters; real options take a few hundred");
     }
     let options = match &args.options {
-        Some(text) => crate::host::options::parse_game_options(text)
-            .map_err(|e| anyhow::anyhow!("--options: {e}"))?,
+        Some(text) => {
+            host::parse_game_options(text).map_err(|e| anyhow::anyhow!("--options: {e}"))?
+        }
         None => serde_json::Value::Null,
     };
     let request = NewGame {

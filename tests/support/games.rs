@@ -2,7 +2,7 @@
 //! moves by DM) and `nim` (alternate moves in the channel, optional huge
 //! board and long choice lists to exercise Discord's limits).
 
-use gamehost::games::seam::*;
+use games::seam::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -3,10 +3,10 @@
 //! bot harness (with the engines it registers).
 
 use super::rps;
-use gamehost::host::{Host, HostSettings, ManualClock, NewGame, Registry};
-use gamehost::store::{Store, TimeoutPolicy};
+use host::{Host, HostSettings, ManualClock, NewGame, Registry};
 use std::path::Path;
 use std::sync::Arc;
+use store::{Store, TimeoutPolicy};
 
 /// A host on the SQLite file at `path` with `registry`, `clock` and an AI
 /// budget of `ai_budget_ms` per decision.

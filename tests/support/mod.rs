@@ -11,10 +11,9 @@ pub mod messages;
 pub mod rps;
 pub mod setup;
 
+use discord::{Bot, BotSettings};
 use fake_discord::{FakeDiscord, TOKEN};
-use gamehost::config::DeadlinesConfig;
-use gamehost::discord::{Bot, BotSettings};
-use gamehost::host::{Host, ManualClock, Registry};
+use host::{Host, ManualClock, Registry};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -88,13 +87,13 @@ impl Harness {
             api_base: Some(self.fake.base_url.clone()),
             guild_id: None,
             ai_budget_ms: 20,
-            deadlines: DeadlinesConfig {
-                cards_seconds: 0,
-                battle_seconds: 0,
-                puzzle_seconds: 0,
-                diplomacy_seconds: 0,
-                ..DeadlinesConfig::default()
-            },
+            // No deadline for any kind unless a test sets one.
+            turn_seconds: Registry::standard()
+                .names()
+                .into_iter()
+                .map(|kind| (kind.to_string(), 0))
+                .collect(),
+            timeout_policy: host::TimeoutPolicy::Default,
         }
     }
 

@@ -1,7 +1,7 @@
 //! Rock-paper-scissors to two wins: the smallest game with simultaneous
 //! hidden moves, used to test the host independently of the real engines.
 
-use gamehost::games::seam::*;
+use games::seam::*;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -1,0 +1,84 @@
+//! Direct messages: a move written to the bot goes to the player's game
+//! (`#12 <move>` names one when several await them); the reply is the
+//! receipt or what was wrong.
+
+use super::{BotError, Data, messages, moves};
+use host::limits::Verdict;
+use poise::serenity_prelude as serenity;
+
+const HELP: &str = "Send me your move as text (Diplomacy: one order per line). \
+If you play several games, start with the game's number, e.g. `#12 play`. \
+In a server channel: `/game status` shows your view, `/orders` what you sent this turn.";
+
+/// The one reply to a flood of DMs. A line continuation with `\` keeps the
+/// source's indentation out of the text.
+const FLOOD_WARNING: &str = "You are sending messages faster than I can take them; \
+I will ignore your messages for a few seconds. \
+Diplomacy players: put all your orders in one message, one per line.";
+
+/// Handles a message event: only DMs from people matter.
+pub async fn handle(
+    ctx: &serenity::Context,
+    data: &Data,
+    msg: &serenity::Message,
+) -> Result<(), BotError> {
+    if msg.author.bot || msg.guild_id.is_some() {
+        return Ok(());
+    }
+    let verdict = {
+        let mut limiter = data.dm_limiter.lock().unwrap_or_else(|p| p.into_inner());
+        let now = data.clock.now_ms();
+        limiter.forget_idle(now);
+        limiter.check(&msg.author.id.to_string(), now)
+    };
+    match verdict {
+        Verdict::Allowed => {}
+        Verdict::Warn => {
+            msg.channel_id.say(&ctx.http, FLOOD_WARNING).await?;
+            return Ok(());
+        }
+        Verdict::Silent => {
+            tracing::debug!(user = %msg.author.id, "DM dropped by the rate limiter");
+            return Ok(());
+        }
+    }
+    let (game, text) = moves::split_game(&msg.content);
+    let text = text.to_string();
+    let reply = if text.is_empty() || text.eq_ignore_ascii_case("help") {
+        HELP.to_string()
+    } else {
+        let user = msg.author.id.to_string();
+        match data.host(move |h| h.submit(game, &user, &text)).await {
+            Ok(r) => {
+                data.wake.all();
+                moves::receipt_text(&r)
+            }
+            Err(e) => {
+                if e.user_message().is_none() {
+                    tracing::error!(user = %msg.author.id, game_id = ?game, error = %e, "DM move failed");
+                }
+                e.shown()
+            }
+        }
+    };
+    for part in messages::split(&reply, messages::MAX_CONTENT) {
+        msg.channel_id.say(&ctx.http, part).await?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flood_warning_reads_as_one_sentence_without_runs_of_spaces() {
+        assert_eq!(
+            FLOOD_WARNING,
+            "You are sending messages faster than I can take them; I will ignore your messages \
+             for a few seconds. Diplomacy players: put all your orders in one message, one per line."
+        );
+        assert!(!FLOOD_WARNING.contains("  "));
+        assert!(!HELP.contains("  "));
+    }
+}

@@ -1,0 +1,85 @@
+//! Errors: a user's mistake is shown to them as a short ephemeral message;
+//! anything else is logged (with the command or button and the game) and the
+//! user gets an apology.
+
+use super::{Data, messages};
+use host::HostError;
+use poise::serenity_prelude as serenity;
+
+/// What a command or handler can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    /// A mistake the user can fix (text shown to them).
+    #[error("{0}")]
+    User(String),
+    /// The host refused or failed.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// Discord refused or could not be reached (boxed: the error is large).
+    #[error(transparent)]
+    Discord(Box<serenity::Error>),
+    /// Anything else that is our fault.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<serenity::Error> for BotError {
+    fn from(e: serenity::Error) -> Self {
+        BotError::Discord(Box::new(e))
+    }
+}
+
+/// What users see when something is our fault.
+pub const APOLOGY: &str =
+    "Sorry, something went wrong on my side; it has been logged. Please try again in a moment.";
+
+impl BotError {
+    /// A user mistake.
+    pub fn user(msg: impl Into<String>) -> BotError {
+        BotError::User(msg.into())
+    }
+
+    /// The text for the user if this is their mistake.
+    pub fn user_message(&self) -> Option<String> {
+        match self {
+            BotError::User(m) => Some(m.clone()),
+            BotError::Host(e) if e.is_user_error() => Some(e.to_string()),
+            _ => None,
+        }
+    }
+
+    /// The text to show: the mistake, or the apology.
+    pub fn shown(&self) -> String {
+        self.user_message().unwrap_or_else(|| APOLOGY.to_string())
+    }
+}
+
+/// poise's error hook.
+pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
+    match error {
+        poise::FrameworkError::Setup { error, .. } => {
+            tracing::error!(%error, "start-up failed");
+        }
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            let command = ctx.command().qualified_name.clone();
+            if error.user_message().is_none() {
+                tracing::error!(%command, user = %ctx.author().id, channel = %ctx.channel_id(), %error,
+                    "command failed");
+            }
+            let reply = poise::CreateReply::default()
+                .content(messages::clip(&error.shown(), 2000))
+                .ephemeral(true);
+            if let Err(e) = ctx.send(reply).await {
+                tracing::warn!(%command, error = %e, "could not tell the user about an error");
+            }
+        }
+        poise::FrameworkError::EventHandler { error, event, .. } => {
+            tracing::error!(event = event.snake_case_name(), %error, "event handler failed");
+        }
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                tracing::warn!(error = %e, "error while handling an error");
+            }
+        }
+    }
+}

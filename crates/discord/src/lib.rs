@@ -1,0 +1,579 @@
+//! The Discord front-end (poise/serenity): slash commands, buttons and select
+//! menus, DM routing, outbox delivery and the deadline/AI loop.
+//!
+//! Thin over the [`Host`]: every command turns into one host call, and
+//! everything players see in channels and DMs comes from the host's outbox
+//! (`outbox.rs`), so an announcement survives a restart and is posted once.
+//!
+//! - `game.rs`: `/game new|join|leave|ai|start|abort|forfeit|status|list|history`
+//! - `moves.rs`: `/move` (typed moves anywhere) and `/orders` (your pending action)
+//! - `dm.rs`: moves written in a direct message
+//! - `components.rs`: buttons and select menus (custom ids carry game and turn)
+//! - `outbox.rs`: delivery of announcements, with the closed-DM fallback
+//! - `scheduler.rs`: deadlines, reminders and AI seats
+//! - `messages.rs`: message splitting and Discord's limits
+//! - `error.rs`: user mistakes shown kindly, faults logged with an apology
+
+mod components;
+mod dm;
+mod error;
+mod game;
+mod messages;
+mod moves;
+mod options;
+mod outbox;
+mod scheduler;
+
+pub use error::BotError;
+
+use host::TimeoutPolicy;
+use host::{Clock, Host, SystemClock};
+use poise::serenity_prelude as serenity;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// A poise context of this bot.
+pub type Context<'a> = poise::Context<'a, Data, BotError>;
+
+/// How the bot behaves, from the config.
+#[derive(Clone)]
+pub struct BotSettings {
+    /// The bot token (never logged).
+    pub token: String,
+    /// Send REST calls (and so discover the gateway) here instead of discord.com.
+    pub api_base: Option<String>,
+    /// Register the commands in this server only.
+    pub guild_id: Option<u64>,
+    /// AI thinking budget per decision (ms).
+    pub ai_budget_ms: u64,
+    /// The operator's default turn length per kind of game, in seconds (0 =
+    /// no deadline); a kind missing here uses its engine's own default.
+    pub turn_seconds: std::collections::BTreeMap<String, u64>,
+    /// What happens to a seat that misses a deadline, unless `/game new` says.
+    pub timeout_policy: TimeoutPolicy,
+}
+
+impl std::fmt::Debug for BotSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotSettings")
+            .field("token", &"<redacted>")
+            .field("api_base", &self.api_base)
+            .field("guild_id", &self.guild_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Wakes the delivery and scheduler loops after a change, and tells them
+/// when the bot is stopping.
+#[derive(Clone, Default)]
+pub struct Wake {
+    outbox: Arc<Notify>,
+    scheduler: Arc<Notify>,
+    stopping: Arc<AtomicBool>,
+}
+
+impl Wake {
+    /// Something changed: deliver announcements and look at AIs and deadlines.
+    pub fn all(&self) {
+        self.outbox.notify_one();
+        self.scheduler.notify_one();
+    }
+
+    /// Asks the loops to stop after the piece of work in hand (an outbox
+    /// row delivered and marked, a deadline fired), and wakes them to see it.
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        self.all();
+    }
+
+    /// Whether the loops should stop now.
+    fn stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+}
+
+/// What every command and handler can reach (cheap to clone).
+#[derive(Clone)]
+pub struct Data {
+    /// The game host.
+    pub host: Arc<Host>,
+    /// The host's clock (deadlines are in its time).
+    pub clock: Arc<dyn Clock>,
+    /// Settings.
+    pub settings: BotSettings,
+    /// Wakes the background loops.
+    pub wake: Wake,
+    /// Per-user limit on DMs, so a flood gets one warning, not a reply each.
+    pub dm_limiter: Arc<std::sync::Mutex<host::limits::RateLimiter>>,
+}
+
+impl Data {
+    /// Runs a host call off the async workers and maps its error.
+    pub async fn host<T, F>(&self, f: F) -> Result<T, BotError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Host) -> Result<T, host::HostError> + Send + 'static,
+    {
+        let host = self.host.clone();
+        let out = tokio::task::spawn_blocking(move || f(&host))
+            .await
+            .map_err(|e| BotError::Internal(format!("host task failed: {e}")))??;
+        Ok(out)
+    }
+}
+
+/// The slash commands.
+fn commands() -> Vec<poise::Command<Data, BotError>> {
+    vec![game::game(), moves::move_(), moves::orders()]
+}
+
+/// A running bot.
+pub struct Bot {
+    client: tokio::task::JoinHandle<Result<(), serenity::Error>>,
+    shard_manager: Arc<serenity::ShardManager>,
+    loops: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    fatal: tokio::sync::mpsc::UnboundedReceiver<String>,
+    wake: Wake,
+}
+
+impl Bot {
+    /// Logs in and starts handling events. Commands are registered, and the
+    /// delivery and scheduler loops started, on the first READY.
+    pub async fn start(
+        host: Arc<Host>,
+        clock: Arc<dyn Clock>,
+        settings: BotSettings,
+    ) -> anyhow::Result<Bot> {
+        let wake = Wake::default();
+        let loops: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
+        let (fatal_tx, fatal) = tokio::sync::mpsc::unbounded_channel::<String>();
+        let data = Data {
+            host,
+            clock,
+            settings: settings.clone(),
+            wake: wake.clone(),
+            // Bursts of 8 DMs, then one every 1.5 s: far above a person
+            // typing orders, far below a script.
+            dm_limiter: Arc::new(std::sync::Mutex::new(host::limits::RateLimiter::new(
+                8, 1500,
+            ))),
+        };
+        let setup_loops = loops.clone();
+        let framework = poise::Framework::builder()
+            .options(poise::FrameworkOptions {
+                commands: commands(),
+                on_error: |e| Box::pin(error::on_error(e)),
+                event_handler: |ctx, event, framework, data| {
+                    Box::pin(on_event(ctx, event, framework, data))
+                },
+                ..Default::default()
+            })
+            .initialize_owners(false)
+            .setup(move |ctx, ready, framework| {
+                Box::pin(async move {
+                    tracing::info!(user = %ready.user.name, "connected to Discord");
+                    let result = register_commands(ctx, framework, data.settings.guild_id).await;
+                    if let Err(e) = result {
+                        let msg = format!("could not register the slash commands: {e}");
+                        let _ = fatal_tx.send(msg.clone());
+                        return Err(BotError::Internal(msg));
+                    }
+                    let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());
+                    l.push(tokio::spawn(outbox::run(ctx.http.clone(), data.clone())));
+                    l.push(tokio::spawn(scheduler::run(data.clone())));
+                    data.wake.all();
+                    Ok(data)
+                })
+            })
+            .build();
+        let intents = serenity::GatewayIntents::GUILDS
+            | serenity::GatewayIntents::GUILD_MESSAGES
+            | serenity::GatewayIntents::DIRECT_MESSAGES;
+        let mut client = serenity::ClientBuilder::new_with_http(http_of(&settings), intents)
+            .framework(framework)
+            .await?;
+        let shard_manager = client.shard_manager.clone();
+        let client = tokio::spawn(async move { client.start().await });
+        Ok(Bot {
+            client,
+            shard_manager,
+            loops,
+            fatal,
+            wake,
+        })
+    }
+
+    /// Wakes the delivery and scheduler loops (e.g. after a test moved the clock).
+    pub fn wake(&self) {
+        self.wake.all();
+    }
+
+    /// Runs until the connection ends or start-up fails.
+    pub async fn wait(self) -> anyhow::Result<()> {
+        self.run_until(std::future::pending()).await
+    }
+
+    /// Runs until the connection ends, start-up fails, or `stop` completes
+    /// (a signal): then stops cleanly ([`Bot::shutdown`]) and returns `Ok`.
+    pub async fn run_until(
+        mut self,
+        stop: impl std::future::Future<Output = &'static str>,
+    ) -> anyhow::Result<()> {
+        let result = tokio::select! {
+            r = &mut self.client => match r {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) => Err(anyhow::anyhow!("the Discord connection failed: {e}")),
+                Err(e) => Err(anyhow::anyhow!("the bot task failed: {e}")),
+            },
+            Some(msg) = self.fatal.recv() => Err(anyhow::anyhow!(msg)),
+            why = stop => {
+                tracing::info!("{why} received: stopping (finishing the work in hand)");
+                Ok(())
+            }
+        };
+        self.shutdown().await;
+        result
+    }
+
+    /// Stops cleanly, each step bounded in time: the loops finish the piece
+    /// of work in hand (an announcement is delivered and marked sent, a
+    /// deadline fired in its transaction) and stop, then the gateway is
+    /// closed. Whatever is cut short is either committed or rolled back by
+    /// its transaction, and unsent announcements wait in the outbox for the
+    /// next start.
+    pub async fn shutdown(mut self) {
+        self.wake.stop();
+        let loops: Vec<_> = self
+            .loops
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .drain(..)
+            .collect();
+        for mut h in loops {
+            if tokio::time::timeout(STOP_GRACE, &mut h).await.is_err() {
+                tracing::warn!("a background loop did not stop in time; cut short");
+                h.abort();
+            }
+        }
+        if tokio::time::timeout(STOP_GRACE, self.shard_manager.shutdown_all())
+            .await
+            .is_err()
+        {
+            tracing::warn!("the gateway did not close in time");
+        }
+        self.client.abort();
+        let _ = tokio::time::timeout(STOP_GRACE, &mut self.client).await;
+        tracing::info!("stopped");
+    }
+}
+
+/// How long each step of stopping may take before it is cut short.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// The REST client of the settings: through `api_base` if one is set.
+fn http_of(settings: &BotSettings) -> serenity::Http {
+    let mut http = serenity::HttpBuilder::new(&settings.token);
+    if let Some(base) = &settings.api_base {
+        http = http
+            .proxy(base.trim_end_matches('/'))
+            .ratelimiter_disabled(true);
+    }
+    http.build()
+}
+
+/// Checks `[discord] api_base` before anything connects: an http(s) URL
+/// with a host and an optional port, so a typo is one clear line at start
+/// instead of endless retries.
+pub fn check_api_base(base: &str) -> anyhow::Result<()> {
+    let bad = |why: &str| {
+        anyhow::anyhow!(
+            "invalid `[discord] api_base` `{}`: {why}; expected an http(s) base URL such as \
+             http://127.0.0.1:8080",
+            base.chars().take(200).collect::<String>()
+        )
+    };
+    if base.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(bad("it contains spaces or control characters"));
+    }
+    let rest = base
+        .strip_prefix("http://")
+        .or_else(|| base.strip_prefix("https://"))
+        .ok_or_else(|| bad("it must start with http:// or https://"))?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.contains('@') {
+        return Err(bad("user names and passwords do not belong in it"));
+    }
+    let (host, port) = match authority.strip_prefix('[') {
+        // An IPv6 address: `[::1]` or `[::1]:8080`.
+        Some(v6) => match v6.split_once(']') {
+            Some((addr, "")) => (addr, None),
+            Some((addr, tail)) => match tail.strip_prefix(':') {
+                Some(p) => (addr, Some(p)),
+                None => return Err(bad("it has no valid host name")),
+            },
+            None => return Err(bad("it has no valid host name")),
+        },
+        None => match authority.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (authority, None),
+        },
+    };
+    let host_ok = if authority.starts_with('[') {
+        host.parse::<std::net::Ipv6Addr>().is_ok()
+    } else {
+        !host.is_empty()
+            && host
+                .split('.')
+                .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+    };
+    if !host_ok {
+        return Err(bad("it has no valid host name"));
+    }
+    if let Some(p) = port
+        && p.parse::<u16>().map_or(true, |p| p == 0)
+    {
+        return Err(bad("its port is not a number from 1 to 65535"));
+    }
+    Ok(())
+}
+
+/// The first wait before trying to reach Discord again, and the longest.
+const RETRY_FIRST: Duration = Duration::from_secs(1);
+/// The longest wait between two attempts to reach Discord.
+const RETRY_MAX: Duration = Duration::from_secs(60);
+
+/// Why a start-up request failed: for good, or worth trying again.
+enum Failure {
+    /// A rejected token, a wrong `api_base`: stop with this line.
+    Fatal(String),
+    /// The network or Discord is down: try again later.
+    Transient(String),
+}
+
+/// Sorts a REST error (its message never holds the token: serenity's
+/// errors carry the URL and Discord's JSON, not the headers).
+fn classify(e: &serenity::Error) -> Failure {
+    use serenity::HttpError;
+    match e {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => {
+            let status = r.status_code.as_u16();
+            let what = format!("{status} {}", r.error.message);
+            if status == 401 {
+                Failure::Fatal(
+                    "Discord rejected the token (401 Unauthorized): check DISCORD_TOKEN or \
+                     `[discord] token` (a bot token from the Developer Portal)"
+                        .into(),
+                )
+            } else if status == 429 || status >= 500 {
+                Failure::Transient(format!("Discord answered {what}"))
+            } else {
+                Failure::Fatal(format!(
+                    "Discord refused the start-up request {} {}: {what}; check `[discord] api_base`",
+                    r.method, r.url
+                ))
+            }
+        }
+        serenity::Error::Http(HttpError::Request(req)) => {
+            // The causes say what actually failed (refused, DNS, TLS...).
+            let mut text = req.to_string();
+            let mut source = std::error::Error::source(req);
+            while let Some(s) = source {
+                text.push_str(": ");
+                text.push_str(&s.to_string());
+                source = s.source();
+            }
+            Failure::Transient(text)
+        }
+        other => Failure::Fatal(format!("cannot talk to Discord: {other}")),
+    }
+}
+
+/// Before connecting: asks Discord who the bot is (`GET /users/@me`) and
+/// where its gateway is (`GET /gateway/bot`). A rejected token or a refused
+/// request is an error at once; network failures and Discord's own (5xx,
+/// 429) are retried with a doubling wait (1 s up to 60 s), one warning
+/// line each time.
+pub async fn preflight(settings: &BotSettings) -> anyhow::Result<()> {
+    let http = http_of(settings);
+    let mut wait = RETRY_FIRST;
+    loop {
+        let attempt = async {
+            http.get_current_user().await?;
+            http.get_bot_gateway().await?;
+            Ok::<(), serenity::Error>(())
+        };
+        let failure = match attempt.await {
+            Ok(()) => return Ok(()),
+            Err(e) => classify(&e),
+        };
+        let redact = |m: String| {
+            if settings.token.is_empty() {
+                m
+            } else {
+                m.replace(&settings.token, "<token>")
+            }
+        };
+        match failure {
+            Failure::Fatal(m) => anyhow::bail!(redact(m)),
+            Failure::Transient(m) => {
+                tracing::warn!(
+                    "cannot reach Discord: {}; retrying in {} s",
+                    redact(m),
+                    wait.as_secs()
+                );
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(RETRY_MAX);
+            }
+        }
+    }
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM, naming the signal.
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        ) {
+            (Ok(mut int), Ok(mut term)) => {
+                tokio::select! {
+                    _ = int.recv() => "SIGINT",
+                    _ = term.recv() => "SIGTERM",
+                }
+            }
+            _ => {
+                let _ = tokio::signal::ctrl_c().await;
+                "Ctrl-C"
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+        "Ctrl-C"
+    }
+}
+
+/// Registers the commands unless Discord already has exactly these.
+async fn register_commands(
+    ctx: &serenity::Context,
+    framework: &poise::Framework<Data, BotError>,
+    guild: Option<u64>,
+) -> Result<(), serenity::Error> {
+    let wanted = poise::builtins::create_application_commands(&framework.options().commands);
+    let existing = match guild {
+        Some(g) => serenity::GuildId::new(g).get_commands(&ctx.http).await?,
+        None => serenity::Command::get_global_commands(&ctx.http).await?,
+    };
+    let wanted_json = serde_json::to_value(&wanted).unwrap_or_default();
+    let existing_json = serde_json::to_value(&existing).unwrap_or_default();
+    if messages::same_commands(&wanted_json, &existing_json) {
+        tracing::info!("slash commands unchanged");
+        return Ok(());
+    }
+    match guild {
+        Some(g) => {
+            poise::builtins::register_in_guild(
+                &ctx.http,
+                &framework.options().commands,
+                serenity::GuildId::new(g),
+            )
+            .await?
+        }
+        None => {
+            poise::builtins::register_globally(&ctx.http, &framework.options().commands).await?
+        }
+    }
+    tracing::info!(count = wanted.len(), "slash commands registered");
+    Ok(())
+}
+
+async fn on_event(
+    ctx: &serenity::Context,
+    event: &serenity::FullEvent,
+    _framework: poise::FrameworkContext<'_, Data, BotError>,
+    data: &Data,
+) -> Result<(), BotError> {
+    match event {
+        serenity::FullEvent::InteractionCreate {
+            interaction: serenity::Interaction::Component(c),
+        } => components::handle(ctx, data, c).await,
+        serenity::FullEvent::Message { new_message } => dm::handle(ctx, data, new_message).await,
+        _ => Ok(()),
+    }
+}
+
+/// Runs the bot on `host` until SIGINT or SIGTERM (then stops cleanly and
+/// returns `Ok`), or fails with a clear message: a rejected token at once,
+/// an unreachable Discord retried with backoff until a signal.
+pub fn run_blocking(settings: BotSettings, host: Arc<Host>) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Runtime::new()?;
+    let result = rt.block_on(async move {
+        let stop = stop_signal();
+        tokio::pin!(stop);
+        tokio::select! {
+            r = preflight(&settings) => r?,
+            why = &mut stop => {
+                tracing::info!("{why} received before connecting: stopping");
+                return Ok(());
+            }
+        }
+        let bot = Bot::start(host, Arc::new(SystemClock), settings).await?;
+        let stopped = async {
+            let why = stop.await;
+            // A second signal while stopping cuts it short.
+            tokio::spawn(async {
+                let again = stop_signal().await;
+                eprintln!("gamehost: {again} again: exiting without waiting");
+                std::process::exit(1);
+            });
+            why
+        };
+        bot.run_until(stopped).await
+    });
+    // Blocking host calls still running (a transaction, an AI thinking) get
+    // a moment to finish; one cut short by the exit is rolled back by SQLite.
+    rt.shutdown_timeout(STOP_GRACE);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_api_base;
+
+    #[test]
+    fn api_base_must_be_an_http_url_with_a_host() {
+        for good in [
+            "http://127.0.0.1:8080",
+            "https://discord.com",
+            "https://discord.com/",
+            "http://localhost:1/proxy",
+            "http://[::1]",
+            "http://[::1]:8080/",
+        ] {
+            assert!(check_api_base(good).is_ok(), "{good}");
+        }
+        for (bad, why) in [
+            ("127.0.0.1:8080", "must start with http"),
+            ("ftp://host", "must start with http"),
+            ("http://", "no valid host"),
+            ("http://:80", "no valid host"),
+            ("http://a..b", "no valid host"),
+            ("http://[::1", "no valid host"),
+            ("http://[zz]:80", "no valid host"),
+            ("http://host:99999", "port"),
+            ("http://host:0", "port"),
+            ("http://host:", "port"),
+            ("http://ho st", "spaces"),
+            ("http://user:pw@host", "passwords"),
+        ] {
+            let err = check_api_base(bad).unwrap_err().to_string();
+            assert!(err.contains(why), "{bad}: {err}");
+            assert!(err.contains("http://127.0.0.1:8080"), "{err}");
+        }
+    }
+}

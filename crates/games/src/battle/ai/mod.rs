@@ -1,0 +1,126 @@
+//! The battle AIs behind one entry point, [`choose`]: `random`, `greedy`,
+//! `mc:N` (the source material's pure Monte Carlo baseline), `default`
+//! (simultaneous-move tree search with a position evaluation, exact in
+//! small endgames) and `exact` (the value-iteration solver, for small
+//! positions; larger ones fall back to `default`).
+//!
+//! Every AI draws its randomness from a generator seeded with the `seed`
+//! the host passes, so with an iteration budget it is deterministic.
+
+pub mod eval;
+pub mod greedy;
+pub mod mc;
+pub mod random;
+pub mod search;
+
+use super::BattleAction;
+use super::Draft;
+use super::engine::{self, Act, Ctx, Pos};
+use crate::seam::AiBudget;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// The levels offered to players; the first is the default.
+pub const LEVELS: &[&str] = &["default", "greedy", "random", "mc:100", "mc:1000", "exact"];
+
+/// Playouts of `mc` when the level gives no number.
+pub const MC_DEFAULT_PLAYOUTS: u64 = 1000;
+
+/// A parsed AI level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Level {
+    /// Tree search (`default`, or `search:N` for N iterations).
+    #[default]
+    Default,
+    /// Tree search with this many iterations (`search:N`).
+    Search(u64),
+    /// Best expected damage, heal when low.
+    Greedy,
+    /// Uniformly random legal actions.
+    Random,
+    /// Pure Monte Carlo with this many playouts in total.
+    Mc(u64),
+    /// The exact solver where the position is small enough, else `default`.
+    Exact,
+}
+
+impl Level {
+    /// Parses `default`, `search:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
+    pub fn parse(s: &str) -> Option<Level> {
+        let s = s.trim().to_lowercase();
+        let (name, arg) = match s.split_once(':') {
+            Some((n, a)) => (n.trim().to_string(), Some(a.trim().to_string())),
+            None => (s.clone(), None),
+        };
+        let num = |a: &Option<String>| -> Option<Option<u64>> {
+            match a {
+                None => Some(None),
+                Some(t) => t.parse::<u64>().ok().filter(|&n| n > 0).map(Some),
+            }
+        };
+        match name.as_str() {
+            "default" | "search" => match num(&arg)? {
+                None => Some(Level::Default),
+                Some(n) => Some(Level::Search(n)),
+            },
+            "greedy" if arg.is_none() => Some(Level::Greedy),
+            "random" if arg.is_none() => Some(Level::Random),
+            "exact" if arg.is_none() => Some(Level::Exact),
+            "mc" => Some(Level::Mc(num(&arg)?.unwrap_or(MC_DEFAULT_PLAYOUTS))),
+            _ => None,
+        }
+    }
+}
+
+/// The action of `seat` at `pos` for `level` within `budget`. Always legal
+/// when the seat has something to do (`Move(0)` otherwise).
+pub fn choose(
+    ctx: &Ctx,
+    pos: &Pos,
+    seat: usize,
+    level: &Level,
+    budget: AiBudget,
+    seed: u64,
+) -> Act {
+    let legal = engine::legal(ctx, pos, seat);
+    match legal.len() {
+        0 => return Act::Move(0),
+        1 => return legal.as_slice()[0],
+        _ => {}
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    match *level {
+        Level::Random => random::choose(ctx, pos, seat, &mut rng),
+        Level::Greedy => greedy::choose(ctx, pos, seat),
+        Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
+        Level::Default => search::choose(ctx, pos, seat, &budget, None, &mut rng),
+        Level::Search(n) => search::choose(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Exact => {
+            match super::solver::Solution::solve(ctx, pos, super::solver::EXACT_MAX_STATES) {
+                Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
+                None => search::choose(ctx, pos, seat, &budget, None, &mut rng),
+            }
+        }
+    }
+}
+
+/// A draft pick for an AI seat: the remaining slots from the pool, chosen
+/// at random (seeded) among the monsters with the highest stat totals.
+pub fn draft_pick(d: &Draft, seat: usize, seed: u64) -> BattleAction {
+    use rand::seq::SliceRandom;
+    let have = &d.picks[seat];
+    let mut free: Vec<u16> = (0..d.pool.len() as u16)
+        .filter(|i| !have.contains(i))
+        .collect();
+    let total = |i: &u16| {
+        let m = &d.pool[*i as usize];
+        m.hp as u32 + m.atk as u32 + m.def as u32 + m.spd as u32
+    };
+    free.sort_by_key(|i| std::cmp::Reverse(total(i)));
+    let need = d.size.saturating_sub(have.len());
+    free.truncate((need * 2).max(need).min(free.len()));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    free.shuffle(&mut rng);
+    free.truncate(need);
+    BattleAction::Pick(free)
+}

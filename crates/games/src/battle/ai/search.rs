@@ -1,0 +1,226 @@
+//! The `default` AI: simultaneous-move Monte Carlo tree search with
+//! decoupled UCT (each seat runs its own UCB1 over its own actions at every
+//! node, which is how a simultaneous turn is searched without letting
+//! either side see the other's choice), chance sampled from the AI's
+//! generator, and new leaves scored by the static [`eval`](super::eval)
+//! instead of random playouts to the end.
+//!
+//! Positions are shared through a transposition table (the turn number is
+//! part of the position, so the graph has no cycles). The root action is
+//! the most visited one.
+//!
+//! Measured alternatives that lost to this design against `mc:1000`
+//! (100-game runs at 5,000 iterations): greedy rollouts to the end instead
+//! of the evaluation, open-loop nodes shared across dice outcomes, a
+//! depth-2 exact matrix-game search with the same evaluation, and sampling
+//! the root action from the visit counts.
+//!
+//! Small endgames (one monster left on each side) are handed to the exact
+//! solver when its state space is small enough.
+
+// Seats index several parallel arrays at once; a range loop reads best.
+#![allow(clippy::needless_range_loop)]
+
+use super::super::engine::{self, Act, Acts, Ctx, Pos};
+use super::super::solver::{self, Solution};
+use super::eval;
+use crate::seam::AiBudget;
+use rand::Rng;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Iterations per decision when the budget gives none (about 0.1-0.2 s
+/// on a 2-core machine in a release build).
+pub const DEFAULT_ITERATIONS: u64 = 20_000;
+
+/// The exploration constant of UCB1 (values are in [-1, 1]).
+pub const UCB_C: f64 = 1.2;
+
+/// FxHash: a fast, non-cryptographic hash for the transposition table.
+#[derive(Default, Clone, Copy)]
+struct Fx(u64);
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64);
+    }
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(i as u64);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Per-seat statistics of one node.
+struct Side {
+    acts: Acts,
+    visits: [u32; 10],
+    sum: [f64; 10],
+}
+
+impl Side {
+    fn new(acts: Acts) -> Side {
+        Side {
+            acts,
+            visits: [0; 10],
+            sum: [0.0; 10],
+        }
+    }
+
+    /// UCB1 over this seat's own actions (unvisited first, in order).
+    fn select(&self, total: u32) -> usize {
+        let k = self.acts.len();
+        if k <= 1 {
+            return 0;
+        }
+        if let Some(i) = (0..k).find(|&i| self.visits[i] == 0) {
+            return i;
+        }
+        let ln = (total.max(1) as f64).ln();
+        let mut best = (f64::NEG_INFINITY, 0);
+        for i in 0..k {
+            let n = self.visits[i] as f64;
+            let v = self.sum[i] / n + UCB_C * (ln / n).sqrt();
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        best.1
+    }
+}
+
+struct Node {
+    total: u32,
+    sides: [Side; 2],
+}
+
+struct Tree<'a> {
+    ctx: &'a Ctx,
+    nodes: Vec<Node>,
+    table: FxMap<Pos, u32>,
+}
+
+impl Tree<'_> {
+    fn add(&mut self, pos: &Pos) -> u32 {
+        let id = self.nodes.len() as u32;
+        let side = |x: usize| {
+            let l = engine::legal(self.ctx, pos, x);
+            Side::new(l)
+        };
+        self.nodes.push(Node {
+            total: 0,
+            sides: [side(0), side(1)],
+        });
+        self.table.insert(*pos, id);
+        id
+    }
+
+    /// One iteration from `node` at `pos`; returns the value for seat 0.
+    fn iterate<R: Rng>(&mut self, node: u32, pos: &Pos, rng: &mut R) -> f64 {
+        let n = &self.nodes[node as usize];
+        let i0 = n.sides[0].select(n.total);
+        let i1 = n.sides[1].select(n.total);
+        let a0 = n.sides[0].acts.as_slice().get(i0).copied();
+        let a1 = n.sides[1].acts.as_slice().get(i1).copied();
+        let mut p = *pos;
+        engine::apply(self.ctx, &mut p, [a0, a1], rng, &mut ());
+        let v = if let Some(r) = p.result {
+            eval::terminal(r)
+        } else if let Some(&child) = self.table.get(&p) {
+            self.iterate(child, &p, rng)
+        } else {
+            self.add(&p);
+            eval::evaluate(self.ctx, &p)
+        };
+        let n = &mut self.nodes[node as usize];
+        n.total += 1;
+        if a0.is_some() {
+            n.sides[0].visits[i0] += 1;
+            n.sides[0].sum[i0] += v;
+        }
+        if a1.is_some() {
+            n.sides[1].visits[i1] += 1;
+            n.sides[1].sum[i1] -= v;
+        }
+        v
+    }
+}
+
+/// Whether `pos` is an endgame the exact solver should take.
+fn small_endgame(ctx: &Ctx, pos: &Pos) -> bool {
+    pos.alive(ctx, 0) <= 1 && pos.alive(ctx, 1) <= 1
+}
+
+/// The search's root statistics: each legal action of `seat` with its
+/// visits and mean value (for `seat`). Exposed for tests and the bench.
+pub fn root_stats<R: Rng>(
+    ctx: &Ctx,
+    pos: &Pos,
+    seat: usize,
+    budget: &AiBudget,
+    iterations: u64,
+    rng: &mut R,
+) -> Vec<(Act, u32, f64)> {
+    let mut tree = Tree {
+        ctx,
+        nodes: Vec::new(),
+        table: FxMap::default(),
+    };
+    let root = tree.add(pos);
+    for it in 0..iterations {
+        if it % 64 == 0 && it > 0 && budget.expired() {
+            break;
+        }
+        tree.iterate(root, pos, rng);
+    }
+    let side = &tree.nodes[root as usize].sides[seat];
+    (0..side.acts.len())
+        .map(|i| {
+            let n = side.visits[i];
+            // Seat 1's sums are stored negated, so the mean is already for `seat`.
+            let mean = if n == 0 { 0.0 } else { side.sum[i] / n as f64 };
+            (side.acts.as_slice()[i], n, mean)
+        })
+        .collect()
+}
+
+/// The default AI's action for `seat`.
+pub fn choose<R: Rng>(
+    ctx: &Ctx,
+    pos: &Pos,
+    seat: usize,
+    budget: &AiBudget,
+    iterations: Option<u64>,
+    rng: &mut R,
+) -> Act {
+    if small_endgame(ctx, pos)
+        && let Some(sol) = Solution::solve(ctx, pos, solver::ENDGAME_MAX_STATES)
+    {
+        return sol.sample(ctx, pos, seat, rng);
+    }
+    let iterations = iterations
+        .or(budget.iterations)
+        .unwrap_or(DEFAULT_ITERATIONS);
+    let stats = root_stats(ctx, pos, seat, budget, iterations, rng);
+    // The most visited action (then the best mean): measured against
+    // `mc:1000`, playing it beat sampling from the visit distribution by
+    // about 10 points of score; DUCT's visits are only a rough equilibrium.
+    stats
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+        .map_or(Act::Move(0), |s| s.0)
+}

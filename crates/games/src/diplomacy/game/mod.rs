@@ -1,0 +1,472 @@
+//! The game flow and the host seam.
+//!
+//! Phases: Spring movement, (retreats), Fall movement, (retreats), Winter
+//! adjustments when any power has something to adjust. Centre ownership
+//! changes after Fall (movement or retreats): a centre belongs to the power
+//! whose unit stands on it, otherwise it keeps its owner. A power with 18
+//! centres (option `victory_centres`) wins. A draw is agreed when every
+//! surviving power has a standing draw vote (votes persist until withdrawn);
+//! powers in civil disorder and powers whose last action came from the AI
+//! count as accepting, but at least one other power must vote.
+//! A power with neither units nor centres is eliminated.
+//!
+//! Seam choices:
+//! - every surviving power that has something to do this phase is awaited
+//!   (movement: powers with units; retreats: powers with dislodged units;
+//!   adjustments: powers with builds or removals);
+//! - an action is a set of orders typed one per line; [`Game::combine`] merges
+//!   newly typed orders into the pending ones, a new order for a unit
+//!   replacing the old one (the player is told in the receipt);
+//! - an action is final once the player sends `done` (also `ready`,
+//!   `submit`); until then they may keep adding or changing orders.
+//!   `clear` drops the pending orders; `draw` / `no draw` set the vote;
+//! - lines that fail to parse are reported and the other lines are kept: the
+//!   action is refused only when no line was usable;
+//! - units without orders hold; a missed retreat disbands; a missed
+//!   adjustment waives builds or removes by the civil-disorder rule;
+//! - a power that forfeits stays on the board in civil disorder (never
+//!   awaited again); if only one power is still playing, it wins.
+//!
+//! Layout: this file holds the state types and the [`Game`] impl, which
+//! hands each step to its module: [`state`] (accessors, legal builds, the
+//! orders a phase adjudicates), [`validate`] (order lines and actions),
+//! [`phases`] (resolution and phase flow) and [`view`] (the board view).
+
+mod detail;
+mod phases;
+mod state;
+mod validate;
+mod view;
+
+pub use detail::{AdjudicatedOrder, PhaseDetail};
+
+use super::geo::{BitIter, Bits, Map, Power, ProvId};
+use super::judge::{Dislodgement, PhaseKind, adjust::adjustment_count, retreat::retreat_options};
+use super::order::{Order, OrderKind, Unit, UnitKind};
+use crate::seam::{ActionError, AiBudget, Game, OptionsError, Outcome, Seat, TurnReport, View};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Options for a new game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DiplomacyOptions {
+    /// Centres needed to win (18 in the rulebook).
+    pub victory_centres: u32,
+    /// If set, the game ends in a draw of the survivors after this year's Winter.
+    pub end_year: Option<u16>,
+    /// Hours for a movement phase (48); used when the game has no turn length set.
+    pub movement_hours: u32,
+    /// Hours for a retreat or adjustment phase (24); used likewise.
+    pub adjustment_hours: u32,
+    /// Deadline extensions players may ask for per phase (1; 0 = none).
+    pub extensions: u32,
+}
+
+impl Default for DiplomacyOptions {
+    fn default() -> Self {
+        DiplomacyOptions {
+            victory_centres: 18,
+            end_year: None,
+            movement_hours: 48,
+            adjustment_hours: 24,
+            extensions: 1,
+        }
+    }
+}
+
+/// The season of a phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Season {
+    /// Spring (movement and retreats).
+    Spring,
+    /// Fall (movement and retreats; centres change hands after it).
+    Fall,
+    /// Winter (adjustments).
+    Winter,
+}
+
+/// One power's submission for a phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct DiplomacyAction {
+    /// The orders, at most one per unit (builds and waives may repeat).
+    pub orders: Vec<Order>,
+    /// The player said `done`: resolution need not wait for more.
+    pub ready: bool,
+    /// `Some(true)` votes for a draw, `Some(false)` withdraws the vote.
+    pub draw: Option<bool>,
+    /// The player asked to drop earlier pending orders (`clear`).
+    pub clear: bool,
+    /// Messages for the player: refused lines, replaced orders.
+    pub notes: Vec<String>,
+    /// The host filled this in at a missed deadline ([`Game::default_action`]).
+    #[serde(default)]
+    pub missed: bool,
+    /// The AI made this action ([`Game::ai_action`]): the power counts as
+    /// accepting a draw, so AI seats never block the humans' agreement.
+    #[serde(default)]
+    pub ai: bool,
+}
+
+/// The state of a game of Diplomacy.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Diplomacy {
+    options: DiplomacyOptions,
+    year: u16,
+    season: Season,
+    phase: PhaseKind,
+    units: Vec<Unit>,
+    /// Owner of each province's centre, indexed by province id.
+    owners: Vec<Option<Power>>,
+    dislodged: Vec<Dislodgement>,
+    standoffs: Vec<ProvId>,
+    draw_votes: [bool; 7],
+    disorder: [bool; 7],
+    /// Consecutive movement phases each power missed (2 put it in civil disorder).
+    #[serde(default)]
+    missed_moves: [u8; 7],
+    /// Powers whose last action came from the AI (they count as accepting a draw).
+    #[serde(default)]
+    ai_held: [bool; 7],
+    outcome: Option<Outcome>,
+    rng: ChaCha8Rng,
+}
+
+/// The most refused lines one message's answer lists (the rest are counted).
+const MAX_ERRORS_LISTED: usize = 5;
+
+/// Consecutive missed movement phases that put a power in civil disorder.
+pub const MISSES_FOR_DISORDER: u8 = 2;
+
+fn map() -> &'static Map {
+    Map::standard()
+}
+
+fn starting_units(m: &Map) -> Vec<Unit> {
+    use Power::*;
+    use UnitKind::*;
+    let list: [(Power, UnitKind, &str); 22] = [
+        (Austria, Army, "vie"),
+        (Austria, Army, "bud"),
+        (Austria, Fleet, "tri"),
+        (England, Fleet, "lon"),
+        (England, Fleet, "edi"),
+        (England, Army, "lvp"),
+        (France, Fleet, "bre"),
+        (France, Army, "par"),
+        (France, Army, "mar"),
+        (Germany, Fleet, "kie"),
+        (Germany, Army, "ber"),
+        (Germany, Army, "mun"),
+        (Italy, Fleet, "nap"),
+        (Italy, Army, "rom"),
+        (Italy, Army, "ven"),
+        (Russia, Fleet, "stp/sc"),
+        (Russia, Army, "mos"),
+        (Russia, Army, "war"),
+        (Russia, Fleet, "sev"),
+        (Turkey, Fleet, "ank"),
+        (Turkey, Army, "con"),
+        (Turkey, Army, "smy"),
+    ];
+    list.iter()
+        .map(|&(power, kind, at)| Unit {
+            power,
+            kind,
+            loc: m.loc_by_abbr(at).expect("start location"),
+        })
+        .collect()
+}
+
+/// The standard Spring 1901 units (22).
+pub fn opening_units() -> Vec<Unit> {
+    starting_units(map())
+}
+
+fn err(problem: impl Into<String>, expected: impl Into<String>) -> ActionError {
+    ActionError::new(problem, expected)
+}
+
+impl Game for Diplomacy {
+    type Action = DiplomacyAction;
+    type Options = DiplomacyOptions;
+    const KIND: &'static str = "diplomacy";
+    // Orders are secret (by DM) and a whole power's orders are one message;
+    // seven players read the map and write several orders each, so a phase
+    // needs at least 10 min (retreats and adjustments get half) and a day
+    // by default.
+    const MAX_ACTION_CHARS: usize = 4000;
+    const MIN_TURN_SECONDS: u64 = 600;
+    const DEFAULT_TURN_SECONDS: u64 = 86_400;
+    const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
+
+    fn seat_count(_options: &Self::Options) -> usize {
+        7
+    }
+
+    fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
+        if options.victory_centres == 0 || options.victory_centres > 34 {
+            return Err(OptionsError(
+                "victory_centres must be between 1 and 34 (18 is standard).".into(),
+            ));
+        }
+        let m = map();
+        let mut owners = vec![None; m.province_count()];
+        for (i, p) in m.provinces().iter().enumerate() {
+            owners[i] = p.home;
+        }
+        Ok(Diplomacy {
+            options,
+            year: 1901,
+            season: Season::Spring,
+            phase: PhaseKind::Movement,
+            units: starting_units(m),
+            owners,
+            dislodged: Vec::new(),
+            standoffs: Vec::new(),
+            draw_votes: [false; 7],
+            disorder: [false; 7],
+            missed_moves: [0; 7],
+            ai_held: [false; 7],
+            outcome: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        })
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        Power::from_index(seat)
+            .map(|p| p.name().to_string())
+            .unwrap_or_else(|| format!("Seat {seat}"))
+    }
+
+    fn awaiting(&self) -> Vec<Seat> {
+        Power::ALL
+            .iter()
+            .filter(|&&p| self.power_needs_to_act(p))
+            .map(|p| p.index())
+            .collect()
+    }
+
+    /// Each line is an order, or one of `done`, `clear`, `draw`, `no draw`.
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, ActionError> {
+        self.parse_message(seat, text)
+    }
+
+    fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), ActionError> {
+        self.validate_action(seat, action)
+    }
+
+    fn combine(&self, _seat: Seat, pending: Self::Action, new: Self::Action) -> Self::Action {
+        validate::combine_actions(pending, new)
+    }
+
+    fn is_final(&self, _seat: Seat, action: &Self::Action) -> bool {
+        action.ready
+    }
+
+    fn describe_action(&self, _seat: Seat, action: &Self::Action) -> String {
+        let m = map();
+        let mut s = String::new();
+        for o in &action.orders {
+            let _ = writeln!(s, "{}", o.canonical(m));
+        }
+        if action.orders.is_empty() {
+            s.push_str("(no orders: units hold)\n");
+        }
+        match action.draw {
+            Some(true) => s.push_str("Votes for a draw.\n"),
+            Some(false) => s.push_str("Withdraws any draw vote.\n"),
+            None => {}
+        }
+        s.push_str(if action.ready {
+            "Done.\n"
+        } else {
+            "Not final: send `done` when ready.\n"
+        });
+        for n in &action.notes {
+            let _ = writeln!(s, "{n}");
+        }
+        s.trim_end().to_string()
+    }
+
+    fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport {
+        self.resolve_phase(actions)
+    }
+
+    /// Units hold, retreats disband, builds are waived, removals follow the
+    /// civil-disorder rule; the miss is marked so that two consecutive missed
+    /// movement phases put the power in civil disorder.
+    fn default_action(&self, _seat: Seat) -> Self::Action {
+        DiplomacyAction {
+            ready: true,
+            missed: true,
+            ..Default::default()
+        }
+    }
+
+    /// A configured turn length applies to movement phases, half of it to
+    /// retreats and adjustments; without one, the options' hours (48 / 24).
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        let movement = self.phase == PhaseKind::Movement;
+        match configured {
+            Some(c) if movement => Some(c),
+            Some(c) => Some((c / 2).max(1)),
+            None => {
+                let h = if movement {
+                    self.options.movement_hours
+                } else {
+                    self.options.adjustment_hours
+                };
+                (h > 0).then_some(u64::from(h) * 3600)
+            }
+        }
+    }
+
+    /// The `extensions` option: one per phase unless the game says otherwise.
+    fn extensions_per_turn(&self) -> u32 {
+        self.options.extensions
+    }
+
+    fn forfeit(&mut self, seat: Seat) -> TurnReport {
+        let mut text = String::new();
+        if let Some(p) = Power::from_index(seat) {
+            self.disorder[seat] = true;
+            let _ = writeln!(
+                text,
+                "{p} has left the game; its units are in civil disorder."
+            );
+            self.check_last_standing(&mut text);
+        }
+        TurnReport {
+            public: text,
+            private: BTreeMap::new(),
+            detail: None,
+        }
+    }
+
+    /// Open: a surviving power in civil disorder in a game still going on.
+    fn seat_open(&self, seat: Seat) -> bool {
+        Power::from_index(seat)
+            .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
+    }
+
+    /// In play: alive and not in civil disorder.
+    fn seat_in_play(&self, seat: Seat) -> bool {
+        Power::from_index(seat).is_some_and(|p| !self.disorder[seat] && self.alive(p))
+    }
+
+    /// The power leaves civil disorder with no missed deadlines counted. It
+    /// is awaited again at once: in the current phase already if it has
+    /// something to do (a unit to order, a retreat, an adjustment).
+    fn take_over(&mut self, seat: Seat) -> bool {
+        if !self.seat_open(seat) {
+            return false;
+        }
+        self.disorder[seat] = false;
+        self.missed_moves[seat] = 0;
+        // Whoever takes the seat decides its draw vote from now on: the
+        // one who left may have voted, and nobody can see that vote.
+        self.ai_held[seat] = false;
+        self.draw_votes[seat] = false;
+        true
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> View {
+        self.board_view(viewer)
+    }
+
+    fn ai_levels() -> &'static [&'static str] {
+        &["default", "random", "hold"]
+    }
+
+    /// `default`: the heuristic power of [`super::ai`] (DumbBot-like).
+    /// `random`: each unit moves to a random neighbour with probability 2/3
+    /// (else holds), retreats are random, builds fill random home centres.
+    /// `hold`: every unit holds; no builds; removals by civil disorder.
+    fn ai_action(&self, seat: Seat, level: &str, _budget: AiBudget, seed: u64) -> Self::Action {
+        let m = map();
+        let mut a = DiplomacyAction {
+            ready: true,
+            ai: true,
+            ..Default::default()
+        };
+        let Some(power) = Power::from_index(seat) else {
+            return a;
+        };
+        if level == "hold" {
+            return a;
+        }
+        if level != "random" {
+            return DiplomacyAction {
+                ai: true,
+                ..super::ai::orders(self, power, seed)
+            };
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (self.year as u64) << 8 ^ seat as u64);
+        match self.phase {
+            PhaseKind::Movement => {
+                for u in self.units.iter().filter(|u| u.power == power) {
+                    let p = m.prov_of(u.loc);
+                    let targets: Vec<u8> = match u.kind {
+                        UnitKind::Army => BitIter(m.army_adj(p)).collect(),
+                        UnitKind::Fleet => BitIter(m.fleet_adj(u.loc)).collect(),
+                    };
+                    if !targets.is_empty() && rng.gen_range(0..3) < 2 {
+                        let to = targets[rng.gen_range(0..targets.len())];
+                        let o = Order::Unit {
+                            unit: Some(u.kind),
+                            at: u.loc,
+                            kind: OrderKind::Move {
+                                to,
+                                via_convoy: false,
+                            },
+                        };
+                        a.orders.push(o);
+                    }
+                }
+            }
+            PhaseKind::Retreat => {
+                let occ = self.occupied();
+                let so = self.standoff_bits();
+                for d in self.dislodged.iter().filter(|d| d.unit.power == power) {
+                    let opts = retreat_options(m, occ, so, d);
+                    let kind = if opts.is_empty() {
+                        OrderKind::Disband
+                    } else {
+                        OrderKind::Retreat {
+                            to: opts[rng.gen_range(0..opts.len())],
+                        }
+                    };
+                    a.orders.push(Order::Unit {
+                        unit: Some(d.unit.kind),
+                        at: d.unit.loc,
+                        kind,
+                    });
+                }
+            }
+            PhaseKind::Adjustment => {
+                let mut n = adjustment_count(m, &self.units, &self.owners, power);
+                let mut used: Bits = 0;
+                let mut choices = self.build_choices(power);
+                while n > 0 && !choices.is_empty() {
+                    let i = rng.gen_range(0..choices.len());
+                    let o = choices.swap_remove(i);
+                    let p = m.prov_of(o.at().unwrap_or(0));
+                    if used & 1u128 << p == 0 {
+                        used |= 1u128 << p;
+                        a.orders.push(o);
+                        n -= 1;
+                    }
+                }
+            }
+        }
+        a
+    }
+}

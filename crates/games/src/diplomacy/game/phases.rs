@@ -1,0 +1,280 @@
+//! Phase flow: who is awaited, resolving a phase through the judge, the
+//! Fall centre count, the Winter and the end of the game.
+
+use super::{Diplomacy, DiplomacyAction, MISSES_FOR_DISORDER, PhaseDetail, Season, map};
+use crate::diplomacy::geo::{BitIter, Power};
+use crate::diplomacy::judge::{
+    OrderOutcome, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
+    adjust::adjustment_count,
+};
+use crate::diplomacy::order::{Order, loc_name, unit_name};
+use crate::seam::{Game, Outcome, Seat, TurnReport};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+impl Diplomacy {
+    pub(super) fn power_needs_to_act(&self, p: Power) -> bool {
+        if self.disorder[p.index()] || self.outcome.is_some() {
+            return false;
+        }
+        match self.phase {
+            PhaseKind::Movement => self.units.iter().any(|u| u.power == p),
+            PhaseKind::Retreat => self.dislodged.iter().any(|d| d.unit.power == p),
+            // A power due builds but with no free home centre has nothing to decide.
+            PhaseKind::Adjustment => {
+                let n = adjustment_count(map(), &self.units, &self.owners, p);
+                n < 0 || (n > 0 && !self.build_choices(p).is_empty())
+            }
+        }
+    }
+
+    pub(super) fn survivors(&self) -> Vec<Seat> {
+        Power::ALL
+            .iter()
+            .filter(|p| self.alive(**p))
+            .map(|p| p.index())
+            .collect()
+    }
+
+    /// After Fall: centres change hands, victory and elimination are checked,
+    /// and the Winter phase starts if anyone has something to adjust.
+    pub(super) fn after_fall(&mut self, report: &mut String) {
+        let m = map();
+        for u in &self.units {
+            let p = m.prov_of(u.loc);
+            if m.prov(p).sc {
+                self.owners[p as usize] = Some(u.power);
+            }
+        }
+        let _ = write!(report, "\nCentres:");
+        for p in Power::ALL {
+            let _ = write!(report, " {} {}", p.name(), self.centre_count(p));
+        }
+        report.push('\n');
+        for p in Power::ALL {
+            if self.centre_count(p) as u32 >= self.options.victory_centres {
+                self.outcome = Some(Outcome::Win(p.index()));
+                let _ = writeln!(
+                    report,
+                    "{p} controls {} centres and wins!",
+                    self.centre_count(p)
+                );
+                return;
+            }
+        }
+        self.season = Season::Winter;
+        self.phase = PhaseKind::Adjustment;
+        let _ = m;
+        if self.awaiting().is_empty() {
+            // Nobody has to decide anything; waived builds need no phase.
+            self.next_year(report);
+        }
+    }
+
+    pub(super) fn next_year(&mut self, report: &mut String) {
+        if self.options.end_year.is_some_and(|y| self.year >= y) {
+            let s = self.survivors();
+            let _ = writeln!(
+                report,
+                "The game reached its final year and ends in a draw."
+            );
+            self.outcome = Some(Outcome::Draw(s));
+            return;
+        }
+        self.year += 1;
+        self.season = Season::Spring;
+        self.phase = PhaseKind::Movement;
+    }
+
+    pub(super) fn check_last_standing(&mut self, report: &mut String) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let active: Vec<Power> = Power::ALL
+            .iter()
+            .copied()
+            .filter(|&p| self.alive(p) && !self.disorder[p.index()])
+            .collect();
+        let alive: Vec<Power> = Power::ALL
+            .iter()
+            .copied()
+            .filter(|&p| self.alive(p))
+            .collect();
+        if alive.len() == 1 || (active.len() == 1 && alive.len() > 1) {
+            let w = if alive.len() == 1 {
+                alive[0]
+            } else {
+                active[0]
+            };
+            let _ = writeln!(report, "{w} is the last power playing and wins.");
+            self.outcome = Some(Outcome::Win(w.index()));
+        }
+    }
+
+    pub(super) fn results_text(
+        &self,
+        orders: &[(Power, Order)],
+        outcomes: &[OrderOutcome],
+        text: &mut String,
+    ) {
+        let m = map();
+        let mut last = None;
+        for ((p, o), oc) in orders.iter().zip(outcomes) {
+            if last != Some(*p) {
+                let _ = writeln!(text, "{p}:");
+                last = Some(*p);
+            }
+            let _ = write!(text, "  {}", o.canonical(m));
+            if !oc.success {
+                match oc.reason {
+                    Some(r) => {
+                        let _ = write!(text, "  (fails: {})", r.text(m));
+                    }
+                    None => text.push_str("  (fails)"),
+                }
+            }
+            text.push('\n');
+        }
+    }
+
+    /// [`Game::resolve`]: the phase adjudicated, the position advanced.
+    pub(super) fn resolve_phase(&mut self, actions: BTreeMap<Seat, DiplomacyAction>) -> TurnReport {
+        let m = map();
+        let mut text = format!("{}\n", self.phase_name());
+        if self.outcome.is_some() {
+            text.push_str("The game is over.\n");
+            return TurnReport {
+                public: text,
+                private: BTreeMap::new(),
+                detail: None,
+            };
+        }
+        let orders = self.orders_to_adjudicate(&actions);
+        for (&seat, a) in &actions {
+            let Some(p) = Power::from_index(seat) else {
+                continue;
+            };
+            if self.phase == PhaseKind::Movement {
+                if a.missed {
+                    self.missed_moves[seat] = self.missed_moves[seat].saturating_add(1);
+                    if self.missed_moves[seat] >= MISSES_FOR_DISORDER && !self.disorder[seat] {
+                        self.disorder[seat] = true;
+                        let _ = writeln!(
+                            text,
+                            "{p} missed {MISSES_FOR_DISORDER} movement deadlines in a row and is in civil disorder until someone takes the seat."
+                        );
+                    }
+                } else {
+                    self.missed_moves[seat] = 0;
+                }
+            }
+            self.ai_held[seat] = a.ai;
+            if let Some(v) = a.draw {
+                self.draw_votes[seat] = v;
+            }
+        }
+        let detail;
+        match self.phase {
+            PhaseKind::Movement => {
+                let r = adjudicate_movement(m, &self.units, &orders);
+                self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    dislodged: r.dislodged.clone(),
+                    ..PhaseDetail::new(PhaseKind::Movement, &orders, &r.orders)
+                };
+                self.units = r.final_units;
+                self.dislodged = r.dislodged;
+                self.standoffs = BitIter(r.standoffs).collect();
+                for d in &self.dislodged {
+                    let _ = writeln!(
+                        text,
+                        "Dislodged: {} {} (from {}).",
+                        d.unit.power,
+                        unit_name(m, &d.unit),
+                        loc_name(m, d.attacker_from)
+                    );
+                }
+                if !self.dislodged.is_empty() {
+                    self.phase = PhaseKind::Retreat;
+                } else if self.season == Season::Spring {
+                    self.season = Season::Fall;
+                } else {
+                    self.after_fall(&mut text);
+                }
+            }
+            PhaseKind::Retreat => {
+                let r = adjudicate_retreats(
+                    m,
+                    &self.units,
+                    &self.dislodged,
+                    self.standoff_bits(),
+                    &orders,
+                );
+                self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    disbanded: r.disbanded.clone(),
+                    ..PhaseDetail::new(PhaseKind::Retreat, &orders, &r.orders)
+                };
+                for u in &r.disbanded {
+                    let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
+                }
+                self.units = r.final_units;
+                self.dislodged.clear();
+                self.standoffs.clear();
+                self.phase = PhaseKind::Movement;
+                if self.season == Season::Spring {
+                    self.season = Season::Fall;
+                } else {
+                    self.after_fall(&mut text);
+                }
+            }
+            PhaseKind::Adjustment => {
+                let r = adjudicate_adjustments(m, &self.units, &self.owners, &orders);
+                self.results_text(&orders, &r.orders, &mut text);
+                detail = PhaseDetail {
+                    built: r.built.clone(),
+                    removed: r.removed.iter().chain(&r.civil_disorder).copied().collect(),
+                    ..PhaseDetail::new(PhaseKind::Adjustment, &orders, &r.orders)
+                };
+                for u in &r.civil_disorder {
+                    let _ = writeln!(
+                        text,
+                        "Removed in civil disorder: {} {}.",
+                        u.power,
+                        unit_name(m, u)
+                    );
+                }
+                self.units = r.final_units;
+                self.next_year(&mut text);
+            }
+        }
+        for p in Power::ALL {
+            if !self.alive(p) && self.outcome.is_none() {
+                self.draw_votes[p.index()] = false;
+            }
+        }
+        self.check_last_standing(&mut text);
+        if self.outcome.is_none() {
+            let s = self.survivors();
+            // Powers in civil disorder or played by the AI count as accepting;
+            // the others must all agree, and at least one must have voted.
+            let voters: Vec<Seat> = s
+                .iter()
+                .copied()
+                .filter(|&p| !self.disorder[p] && !self.ai_held[p])
+                .collect();
+            if !voters.is_empty() && voters.iter().all(|&p| self.draw_votes[p]) {
+                let _ = writeln!(text, "All surviving powers agreed to a draw.");
+                self.outcome = Some(Outcome::Draw(s));
+            }
+        }
+        if self.outcome.is_none() {
+            let _ = writeln!(text, "Next: {}.", self.phase_name());
+        }
+        TurnReport {
+            public: text,
+            private: BTreeMap::new(),
+            detail: Some(detail.to_value()),
+        }
+    }
+}

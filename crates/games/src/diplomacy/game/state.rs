@@ -1,0 +1,139 @@
+//! The position's state as seen from outside: accessors, the phase name,
+//! occupied and standoff provinces, legal builds, and the orders a phase
+//! adjudicates.
+
+use super::{Diplomacy, DiplomacyAction, Season, map};
+use crate::diplomacy::geo::{Bits, Power};
+use crate::diplomacy::judge::{Dislodgement, PhaseKind, adjust::check_build};
+use crate::diplomacy::order::{Order, Unit, UnitKind};
+use crate::seam::Seat;
+use std::collections::BTreeMap;
+
+impl Diplomacy {
+    /// Current year.
+    pub fn year(&self) -> u16 {
+        self.year
+    }
+    /// Current season.
+    pub fn season(&self) -> Season {
+        self.season
+    }
+    /// Current phase kind.
+    pub fn phase(&self) -> PhaseKind {
+        self.phase
+    }
+    /// Units on the board.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+    /// The names of `power`'s units as players write them (`A Vie`, `F Tri`).
+    pub(super) fn unit_names_of(&self, power: Power) -> Vec<String> {
+        let m = map();
+        self.units
+            .iter()
+            .filter(|u| u.power == power)
+            .map(|u| crate::diplomacy::order::unit_name(m, u))
+            .collect()
+    }
+    /// Units dislodged and awaiting retreat orders.
+    pub fn dislodged(&self) -> &[Dislodgement] {
+        &self.dislodged
+    }
+    /// Centre owners by province id.
+    pub fn owners(&self) -> &[Option<Power>] {
+        &self.owners
+    }
+    /// Number of centres a power owns.
+    pub fn centre_count(&self, p: Power) -> usize {
+        self.owners.iter().filter(|o| **o == Some(p)).count()
+    }
+    /// Whether a power is still in the game (has units or centres).
+    pub fn alive(&self, p: Power) -> bool {
+        self.centre_count(p) > 0 || self.units.iter().any(|u| u.power == p)
+    }
+
+    /// Whether a power is in civil disorder (left, or missed two movement deadlines).
+    pub fn in_disorder(&self, p: Power) -> bool {
+        self.disorder[p.index()]
+    }
+
+    /// Consecutive movement deadlines a power has missed.
+    pub fn missed_moves(&self, p: Power) -> u8 {
+        self.missed_moves[p.index()]
+    }
+
+    /// "Spring 1901 movement".
+    pub fn phase_name(&self) -> String {
+        let s = match self.season {
+            Season::Spring => "Spring",
+            Season::Fall => "Fall",
+            Season::Winter => "Winter",
+        };
+        format!("{s} {} {}", self.year, self.phase.name())
+    }
+
+    pub(super) fn standoff_bits(&self) -> Bits {
+        self.standoffs.iter().fold(0, |b, &p| b | 1u128 << p)
+    }
+
+    pub(super) fn occupied(&self) -> Bits {
+        self.units
+            .iter()
+            .fold(0, |b, u| b | 1u128 << map().prov_of(u.loc))
+    }
+
+    /// The orders a phase adjudicates from the powers' actions: each power's
+    /// orders in seat order, re-checked against the position so anything no
+    /// longer legal is dropped. `resolve` and the exported phase records
+    /// both use it, so an export replays exactly what was adjudicated.
+    pub fn orders_to_adjudicate(
+        &self,
+        actions: &BTreeMap<Seat, DiplomacyAction>,
+    ) -> Vec<(Power, Order)> {
+        let m = map();
+        let mut orders = Vec::new();
+        for (&seat, a) in actions {
+            let Some(p) = Power::from_index(seat) else {
+                continue;
+            };
+            for o in &a.orders {
+                if self.check_line(p, &o.canonical(m)).is_ok() {
+                    orders.push((p, *o));
+                }
+            }
+        }
+        orders
+    }
+
+    /// Provinces where a standoff left them empty this phase (no retreats there).
+    pub fn standoff_provinces(&self) -> Bits {
+        self.standoff_bits()
+    }
+
+    /// Provinces with a unit on the board.
+    pub fn occupied_provinces(&self) -> Bits {
+        self.occupied()
+    }
+
+    /// Every legal build for `power` now (one per unit type and location).
+    pub fn build_choices(&self, power: Power) -> Vec<Order> {
+        let m = map();
+        let occ = self.occupied();
+        let mut out = Vec::new();
+        for p in m.home_centres(power) {
+            let prov = m.prov(p);
+            let mut locs = vec![p];
+            locs.extend(prov.coasts.iter().copied());
+            for kind in [UnitKind::Army, UnitKind::Fleet] {
+                for &l in &locs {
+                    if check_build(m, occ, &self.owners, power, kind, l).is_ok()
+                        && !(kind == UnitKind::Army && l != p)
+                    {
+                        out.push(Order::Build { unit: kind, at: l });
+                    }
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,243 @@
+//! The one seam between the host and every game engine.
+//!
+//! Engines implement [`Game`]; the host only ever sees a game through the
+//! type-erased `AnyGame` (in the host crate) built on top of it. This
+//! file is pure (serde only), so every engine can depend on it without
+//! pulling in the host, the store or Discord.
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+/// A seat at the table, numbered from 0 (seat 0 moves first where order matters).
+pub type Seat = usize;
+
+/// Why a player's text or action was refused: what was wrong and what would be right.
+///
+/// Both halves are shown to the player, so write them as sentences for people.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{problem} {expected}")]
+pub struct ActionError {
+    /// What was wrong, e.g. "`Pari` is not a province."
+    pub problem: String,
+    /// What would be right, e.g. "Did you mean `Paris` (par)?"
+    pub expected: String,
+}
+
+impl ActionError {
+    /// An error with a problem and a hint at what would be accepted.
+    pub fn new(problem: impl Into<String>, expected: impl Into<String>) -> Self {
+        ActionError {
+            problem: problem.into(),
+            expected: expected.into(),
+        }
+    }
+}
+
+/// Why a game could not be created from the options a player gave.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionsError(pub String);
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// One seat won outright.
+    Win(Seat),
+    /// A draw shared by these seats (all seats still in the game; never empty).
+    Draw(Vec<Seat>),
+}
+
+/// One legal action offered to a player, so a front-end can draw a button or
+/// a select option for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionChoice {
+    /// Short text for a button or menu entry, e.g. "Flame Burst (40, 90%)".
+    pub label: String,
+    /// The exact text that [`Game::parse_action`] accepts for this choice.
+    pub text: String,
+    /// How a front-end should group it: buttons for a few main actions, a
+    /// select menu for longer lists (switches, cells).
+    pub style: ChoiceStyle,
+}
+
+/// Where an [`ActionChoice`] belongs in a user interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChoiceStyle {
+    /// A button (at most a handful per game).
+    Button,
+    /// An entry of a select menu.
+    Select,
+}
+
+/// What one viewer may see of a game right now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct View {
+    /// The board as plain text (fits a monospace code block; lines under 80 chars).
+    pub board: String,
+    /// One line saying whose move it is or how the game ended.
+    pub status: String,
+    /// The legal actions of the viewer's seat now (empty for spectators or
+    /// when the seat has nothing to do, and for games whose actions are free
+    /// text such as Diplomacy orders).
+    pub choices: Vec<ActionChoice>,
+}
+
+/// What the resolution of one turn produced, for the turn log and the channel.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct TurnReport {
+    /// Public text of what happened, shown to everyone.
+    pub public: String,
+    /// Extra text only one seat may read (e.g. its own receipts), by seat.
+    pub private: BTreeMap<Seat, String>,
+    /// Structured, game-defined detail of what happened, for renderers that
+    /// draw a turn without replaying it (Diplomacy: the adjudicated orders
+    /// and outcomes). `None` for games without one and in turn-log rows
+    /// written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<serde_json::Value>,
+}
+
+/// The host's answer to "is the AI's thinking time up?".
+///
+/// Engines never read a clock (they must stay pure and replayable); the
+/// host builds one of these from its own clock and hands it in with the
+/// [`AiBudget`], so a game only ever asks whether to stop.
+pub trait Stopwatch: Send + Sync + Debug {
+    /// True once the time given to the AI has run out.
+    fn expired(&self) -> bool;
+}
+
+/// How much an AI may think. Engines honour whichever limit comes first;
+/// with only `iterations` set the AI is deterministic for a given seed.
+#[derive(Debug, Clone, Default)]
+pub struct AiBudget {
+    /// Upper bound on search iterations / playouts (engine-defined unit).
+    pub iterations: Option<u64>,
+    /// The host's stopwatch: once it says the time is up, the AI answers
+    /// with its best so far.
+    pub deadline: Option<Arc<dyn Stopwatch>>,
+}
+
+impl AiBudget {
+    /// A budget of a fixed number of iterations and no clock.
+    pub fn iterations(n: u64) -> Self {
+        AiBudget {
+            iterations: Some(n),
+            deadline: None,
+        }
+    }
+
+    /// True when the host's stopwatch (if any) says the time is up.
+    pub fn expired(&self) -> bool {
+        self.deadline.as_ref().is_some_and(|d| d.expired())
+    }
+}
+
+/// A game engine as the host drives it.
+///
+/// Contract:
+/// - every seat listed by [`Game::awaiting`] must submit an action before
+///   [`Game::resolve`] is called with exactly those seats' actions;
+/// - [`Game::parse_action`] both parses and validates against the current
+///   position, so an `Ok` action is legal for that seat now;
+/// - the engine is deterministic: all randomness comes from a seeded
+///   generator stored in the serialised state.
+pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
+    /// One seat's action for one turn.
+    type Action: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + 'static;
+    /// Options chosen when the game is created (team size, deck sizes, ...).
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug;
+
+    /// The stable name of this kind of game, used in the database and commands.
+    const KIND: &'static str;
+    /// Whether players move in the game's channel (open moves, prompted
+    /// there with buttons) rather than by DM (hidden moves, the default).
+    const MOVES_IN_CHANNEL: bool = false;
+    /// The longest action text a player may send, in characters (a host
+    /// caps it at its own ceiling for every game).
+    const MAX_ACTION_CHARS: usize = 200;
+    /// The shortest turn deadline a creator may ask for, in seconds: time
+    /// to read the board and answer (a few seconds would resolve turns
+    /// nobody could play and flood the channel).
+    const MIN_TURN_SECONDS: u64 = 30;
+    /// The turn deadline when neither the creator nor the operator's config
+    /// sets one, in seconds (0: no deadline).
+    const DEFAULT_TURN_SECONDS: u64 = 0;
+    /// The name of the board image renderer that draws this kind, if it has
+    /// an image (front-ends look the renderer up by this name; the engine
+    /// does not depend on any renderer). `None`: the text board only.
+    const BOARD_IMAGE: Option<&'static str> = None;
+    /// The number of seats a game of this kind has.
+    fn seat_count(options: &Self::Options) -> usize;
+    /// Creates a game from its options and a seed for every random draw.
+    fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError>;
+    /// What players call a seat ("Player 1", "England", ...).
+    fn seat_name(&self, seat: Seat) -> String;
+
+    /// The seats that must act before the turn resolves (empty once the game is over).
+    fn awaiting(&self) -> Vec<Seat>;
+    /// Parses what a player typed into a legal action for `seat`, or says why not.
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, ActionError>;
+    /// Checks that an action (e.g. one read back from storage) is legal for `seat` now.
+    fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), ActionError>;
+    /// Merges a newly submitted action into one already pending for the same
+    /// seat this turn. The default replaces it; Diplomacy adds orders.
+    fn combine(&self, _seat: Seat, _pending: Self::Action, new: Self::Action) -> Self::Action {
+        new
+    }
+    /// Whether a pending action is final. Resolution waits until every
+    /// awaited seat has a final action (or the deadline passes).
+    fn is_final(&self, _seat: Seat, _action: &Self::Action) -> bool {
+        true
+    }
+    /// The canonical text of an action, for receipts and the turn log.
+    fn describe_action(&self, seat: Seat, action: &Self::Action) -> String;
+    /// Applies one turn: the actions of exactly the awaited seats.
+    fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport;
+    /// The action a seat gets when its deadline passes without one.
+    fn default_action(&self, seat: Seat) -> Self::Action;
+    /// Seconds allowed for the turn now starting, given the game's configured
+    /// turn length (`None`: no deadline). The default keeps the configured
+    /// value; Diplomacy gives movement and retreat/adjustment phases their own.
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        configured
+    }
+    /// How many times players may have the deadline of one turn extended
+    /// (see `Host::extend_deadline`). The default: never.
+    fn extensions_per_turn(&self) -> u32 {
+        0
+    }
+    /// The seat gives up: the engine decides what that means (the opponent
+    /// wins a duel; a Diplomacy power goes into civil disorder).
+    fn forfeit(&mut self, seat: Seat) -> TurnReport;
+    /// Whether a seat of a game under way may be taken by another player or
+    /// an AI (e.g. a Diplomacy power in civil disorder). The default: no seat
+    /// is ever open, so games that do not support takeovers refuse them.
+    fn seat_open(&self, _seat: Seat) -> bool {
+        false
+    }
+    /// Whether a seat still plays: false once it is out (a Diplomacy power
+    /// eliminated or in civil disorder). A seat out of play may not forfeit
+    /// or ask for more time. The default: every seat plays to the end.
+    fn seat_in_play(&self, _seat: Seat) -> bool {
+        true
+    }
+    /// A new player (or an AI) takes an open seat; the engine makes it an
+    /// ordinary playing seat again. Returns false, changing nothing, when the
+    /// seat was not open (the default does nothing).
+    fn take_over(&mut self, _seat: Seat) -> bool {
+        false
+    }
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// What `viewer` may see (`None` is a spectator).
+    fn view(&self, viewer: Option<Seat>) -> View;
+
+    /// The AI levels this engine offers; the first is the default.
+    fn ai_levels() -> &'static [&'static str];
+    /// An AI's action for `seat` at `level`, within `budget`, drawing any
+    /// randomness from `seed`. Returns a legal action.
+    fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action;
+}

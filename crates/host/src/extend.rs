@@ -1,0 +1,120 @@
+//! Deadline extensions: a player asks for more time before the deadline.
+//!
+//! Choices: an extension moves the current deadline (and a reminder not yet
+//! sent) later by **half the turn's length** as the engine sets it (24 h of
+//! a 48 h Diplomacy movement phase, 12 h of a retreat or adjustment phase):
+//! enough to finish a negotiation, without letting one player double a
+//! phase. The engine says how many a turn allows
+//! ([`games::seam::Game::extensions_per_turn`]; Diplomacy's option
+//! `extensions`, default 1); any seated player still in the game may ask,
+//! and the channel is told who did. Extensions are not engine state, so the
+//! turn log and replays do not change.
+
+use super::turns::{running_game, seat_display};
+use super::{AnnouncementKind, GameId, Host, HostError, game_label, seat_of_user};
+use store::DeadlineRow;
+
+impl Host {
+    /// Moves the current deadline of a game later by half the turn's length
+    /// at a seated player's request. Returns the new deadline (ms).
+    pub fn extend_deadline(&self, game_id: GameId, user_id: &str) -> Result<i64, HostError> {
+        let now = self.now();
+        self.store.write(|tx| {
+            let row = running_game(tx, game_id)?;
+            let label = game_label(&row);
+            let seats = tx.seats(game_id)?;
+            let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
+                HostError::user(format!(
+                    "You are not playing in {label}; only its players may ask for more time."
+                ))
+            })?;
+            let engine = self.engine_of(&row)?;
+            if engine.seat_open(seat) {
+                return Err(HostError::user(format!(
+                    "You have left {label} ({} is open to take over); take it back with \
+                     `takeover` before asking for more time.",
+                    engine.seat_name(seat)
+                )));
+            }
+            if !engine.seat_in_play(seat) {
+                return Err(HostError::user(format!(
+                    "{} is out of {label}; only players still in the game may ask for more time.",
+                    engine.seat_name(seat)
+                )));
+            }
+            let allowed = engine.extensions_per_turn();
+            if allowed == 0 {
+                return Err(HostError::user(format!(
+                    "{label} grants no deadline extensions."
+                )));
+            }
+            let configured = row.turn_seconds.filter(|s| *s > 0).map(|s| s as u64);
+            let (Some(d), Some(secs)) = (
+                tx.deadline(game_id)?.filter(|d| d.turn == row.turn),
+                engine.turn_seconds(configured).filter(|s| *s > 0),
+            ) else {
+                return Err(HostError::user(format!(
+                    "{label} has no deadline this turn, so there is nothing to extend."
+                )));
+            };
+            if d.due_at <= now {
+                return Err(HostError::user(format!(
+                    "The deadline of {label} has already passed; it is being resolved."
+                )));
+            }
+            if d.extensions_used >= allowed {
+                return Err(HostError::user(format!(
+                    "The deadline of this turn of {label} was already extended \
+                     (at most {allowed} per turn)."
+                )));
+            }
+            let extra = (secs.min(i64::MAX as u64 / 1000) as i64) * 1000 / 2;
+            let due_at = d.due_at.saturating_add(extra);
+            tx.set_deadline(
+                game_id,
+                &DeadlineRow {
+                    due_at,
+                    remind_at: d.remind_at.map(|r| r.saturating_add(extra)),
+                    extensions_used: d.extensions_used + 1,
+                    ..d
+                },
+            )?;
+            self.announce_to_channel(
+                tx,
+                &row,
+                AnnouncementKind::Moved,
+                format!(
+                    "{} ({}) asked for more time: the deadline of {label} moves {} later.",
+                    seat_display(&seats, seat),
+                    engine.seat_name(seat),
+                    duration_words(extra)
+                ),
+            )?;
+            Ok(due_at)
+        })
+    }
+}
+
+/// "24 h", "90 min", "45 s" for messages.
+pub(super) fn duration_words(ms: i64) -> String {
+    let s = ms / 1000;
+    if s >= 3600 && s % 3600 == 0 {
+        format!("{} h", s / 3600)
+    } else if s >= 60 && s % 60 == 0 {
+        format!("{} min", s / 60)
+    } else {
+        format!("{s} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_words;
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration_words(24 * 3600 * 1000), "24 h");
+        assert_eq!(duration_words(90 * 60 * 1000), "90 min");
+        assert_eq!(duration_words(45_500), "45 s");
+    }
+}

@@ -1,0 +1,268 @@
+//! The host: game-agnostic sessions on top of the store and the engines.
+//!
+//! It knows nothing of Discord. Front-ends call it with user ids and text,
+//! and deliver what it writes to the outbox. Every change is one store
+//! transaction; a turn resolves inside the same transaction as the action
+//! that completes it, guarded by the turn number, so it resolves exactly once
+//! however many submissions race.
+
+/// The input limits every front-end applies before text reaches an engine.
+pub mod limits;
+
+mod announce;
+mod clock;
+mod error;
+mod extend;
+mod history;
+mod lobby;
+mod options;
+mod registry;
+mod replay;
+mod takeover;
+mod turns;
+mod view;
+
+pub use announce::{Announcement, AnnouncementKind};
+pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
+pub use error::HostError;
+pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use registry::{AnyGame, Registry};
+pub use replay::{GameLog, LoggedTurn, ReplayReport};
+pub use turns::{AiTask, DeadlineEvent, Receipt};
+pub use view::{GameView, SeatView};
+// The store's row types front-ends read, so no front-end names the store.
+pub use options::parse_game_options;
+pub use store::{GameRow, GameStatus, Occupant, Target, TimeoutPolicy};
+
+use games::seam::Seat;
+use std::sync::Arc;
+use store::{OutboxRow, SeatRow, Store, Tx};
+
+/// A game's id in the store.
+pub type GameId = i64;
+
+/// How the host behaves, from the config.
+#[derive(Debug, Clone)]
+pub struct HostSettings {
+    /// Wall-clock budget of one AI decision, in milliseconds.
+    pub ai_budget_ms: u64,
+    /// Remind seats still to act when this share of the turn is left (0 = never).
+    pub reminder_percent: u8,
+}
+
+impl Default for HostSettings {
+    fn default() -> Self {
+        HostSettings {
+            ai_budget_ms: 1000,
+            reminder_percent: 20,
+        }
+    }
+}
+
+/// What a front-end asks for when creating a game.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// The kind of game (`cards`, `battle`, ...).
+    pub kind: String,
+    /// The server, if any.
+    pub guild_id: Option<String>,
+    /// The channel the game lives in.
+    pub channel_id: String,
+    /// The creator's user id.
+    pub creator_id: String,
+    /// The creator's display name.
+    pub creator_name: String,
+    /// Engine options as JSON (`null` for the defaults).
+    pub options: serde_json::Value,
+    /// Seed for every random draw; `None` picks one at random.
+    pub seed: Option<u64>,
+    /// Deadline per turn in seconds (`None` or 0: no deadline).
+    pub turn_seconds: Option<u64>,
+    /// What happens when a deadline passes.
+    pub timeout_policy: TimeoutPolicy,
+    /// Whether the creator takes the first free seat.
+    pub creator_plays: bool,
+}
+
+/// One announcement read back from the outbox.
+#[derive(Debug, Clone)]
+pub struct OutboxItem {
+    /// Outbox row id (pass to [`Host::mark_sent`]).
+    pub id: i64,
+    /// Where it goes.
+    pub target: Target,
+    /// The announcement, or why the stored row could not be read.
+    pub announcement: Result<Announcement, String>,
+}
+
+/// The game host.
+pub struct Host {
+    store: Arc<Store>,
+    registry: Registry,
+    clock: Arc<dyn Clock>,
+    settings: HostSettings,
+    /// Deadlines in a row without any person acting after which a game is
+    /// ended as abandoned (0: never).
+    abandon_after: u32,
+}
+
+impl Host {
+    /// A host on a store with the given engines, clock and settings.
+    pub fn new(
+        store: Arc<Store>,
+        registry: Registry,
+        clock: Arc<dyn Clock>,
+        settings: HostSettings,
+    ) -> Host {
+        Host {
+            store,
+            registry,
+            clock,
+            settings,
+            abandon_after: limits::DEFAULT_ABANDON_AFTER,
+        }
+    }
+
+    /// Ends a game as abandoned once `n` deadlines in a row pass without any
+    /// person in it acting (0: never); the default is
+    /// [`limits::DEFAULT_ABANDON_AFTER`].
+    pub fn with_abandon_after(mut self, n: u32) -> Host {
+        self.abandon_after = n;
+        self
+    }
+
+    /// The store (for backups and checks).
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
+    /// The engines this host runs.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// The host's settings.
+    pub fn settings(&self) -> &HostSettings {
+        &self.settings
+    }
+
+    fn now(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    /// Announcements not yet delivered, oldest first.
+    pub fn unsent(&self, limit: u32) -> Result<Vec<OutboxItem>, HostError> {
+        let rows: Vec<OutboxRow> = self.store.read(|tx| tx.unsent_outbox(limit))?;
+        Ok(rows.into_iter().map(outbox_item).collect())
+    }
+
+    /// Undelivered announcements of one game (a terminal delivers only its own).
+    pub fn unsent_of_game(&self, game_id: GameId) -> Result<Vec<OutboxItem>, HostError> {
+        let rows: Vec<OutboxRow> = self.store.read(|tx| tx.unsent_outbox_of_game(game_id))?;
+        Ok(rows.into_iter().map(outbox_item).collect())
+    }
+
+    /// Marks an announcement delivered; false if it already was.
+    pub fn mark_sent(&self, id: i64) -> Result<bool, HostError> {
+        let now = self.now();
+        Ok(self.store.write(|tx| tx.mark_sent(id, now))?)
+    }
+
+    /// The game in the lobby or running in a channel.
+    pub fn game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, HostError> {
+        Ok(self
+            .store
+            .read(|tx| tx.active_game_in_channel(channel_id))?)
+    }
+
+    /// A game by id, or a user error if there is none.
+    pub fn game(&self, game_id: GameId) -> Result<GameRow, HostError> {
+        self.store.read(|tx| require_game(tx, game_id))
+    }
+
+    /// Games in the lobby or running where a user sits.
+    pub fn games_of_user(&self, user_id: &str) -> Result<Vec<GameRow>, HostError> {
+        Ok(self.store.read(|tx| tx.active_games_of_user(user_id))?)
+    }
+
+    /// Recent games, optionally in one server.
+    pub fn list_games(
+        &self,
+        guild_id: Option<&str>,
+        statuses: &[GameStatus],
+        limit: u32,
+    ) -> Result<Vec<GameRow>, HostError> {
+        Ok(self.store.read(|tx| tx.games(guild_id, statuses, limit))?)
+    }
+
+    /// The seats of a game.
+    pub fn seats(&self, game_id: GameId) -> Result<Vec<SeatRow>, HostError> {
+        Ok(self.store.read(|tx| tx.seats(game_id))?)
+    }
+
+    /// The earliest time (ms) a deadline or reminder falls due.
+    pub fn next_wakeup(&self) -> Result<Option<i64>, HostError> {
+        Ok(self.store.read(|tx| tx.next_wakeup())?)
+    }
+
+    /// Loads a game's engine from its row.
+    fn engine_of(&self, row: &GameRow) -> Result<Box<dyn AnyGame>, HostError> {
+        let state = row.state.as_deref().ok_or_else(|| {
+            HostError::user(format!(
+                "Game #{} has not started yet; its creator starts it with `start`.",
+                row.id
+            ))
+        })?;
+        self.registry
+            .load(&row.kind, state)
+            .map_err(|source| HostError::Corrupt {
+                game_id: row.id,
+                source,
+            })
+    }
+
+    /// Queues one announcement in the current transaction.
+    fn announce(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        target: Target,
+        a: Announcement,
+    ) -> Result<(), HostError> {
+        let payload = serde_json::to_string(&a).unwrap_or_default();
+        tx.push_outbox(row.id, &target, &payload, self.now())?;
+        Ok(())
+    }
+}
+
+/// A game by id or a user error naming it.
+fn require_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, HostError> {
+    tx.game(game_id)?
+        .ok_or_else(|| HostError::user(format!("There is no game #{game_id}.")))
+}
+
+/// The seat a user holds in a game, if any.
+fn seat_of_user(seats: &[SeatRow], user_id: &str) -> Option<Seat> {
+    seats
+        .iter()
+        .find(|s| matches!(&s.occupant, Occupant::User(u) if u == user_id))
+        .map(|s| s.seat)
+}
+
+/// A short label of a game for messages: "cards #12".
+pub fn game_label(row: &GameRow) -> String {
+    format!("{} #{}", row.kind, row.id)
+}
+
+fn outbox_item(r: OutboxRow) -> OutboxItem {
+    OutboxItem {
+        id: r.id,
+        target: r.target,
+        announcement: serde_json::from_str(&r.payload).map_err(|e| {
+            format!(
+                "outbox row {} of game {} is unreadable: {e}",
+                r.id, r.game_id
+            )
+        }),
+    }
+}

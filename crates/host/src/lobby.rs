@@ -1,0 +1,426 @@
+//! The lobby: creating a game, taking and leaving seats, AI seats, starting
+//! and aborting.
+
+use super::{
+    Announcement, AnnouncementKind, GameId, Host, HostError, NewGame, game_label, require_game,
+    seat_of_user,
+};
+use games::seam::Seat;
+use store::{GameRow, GameStatus, NewGameRow, Occupant, SeatRow, Target, Tx};
+
+impl Host {
+    /// Creates a game in a channel (one active game per channel) and, if
+    /// asked, seats the creator. Returns the new game's id.
+    pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
+        let mut req = req;
+        let (options, seed) = self.check_new_game(&req)?;
+        req.options = options;
+        let entry = self.registry.get(&req.kind)?;
+        let kind = entry.name;
+        super::limits::check_turn_seconds(entry, req.turn_seconds).map_err(HostError::user)?;
+        let now = self.now();
+        self.store.write(|tx| {
+            if let Some(g) = tx.active_game_in_channel(&req.channel_id)? {
+                return Err(HostError::user(format!(
+                    "This channel already has a game ({}, {}). Finish it, or its creator can abort it, \
+                     before starting another here.",
+                    game_label(&g),
+                    g.status.as_str()
+                )));
+            }
+            let id = tx.insert_game(
+                &NewGameRow {
+                    kind: kind.to_string(),
+                    guild_id: req.guild_id.clone(),
+                    channel_id: req.channel_id.clone(),
+                    creator_id: req.creator_id.clone(),
+                    options: req.options.to_string(),
+                    seed,
+                    turn_seconds: req.turn_seconds.filter(|s| *s > 0).map(|s| s as i64),
+                    timeout_policy: req.timeout_policy,
+                },
+                now,
+            )?;
+            if req.creator_plays {
+                tx.insert_seat(
+                    id,
+                    &SeatRow {
+                        seat: 0,
+                        occupant: Occupant::User(req.creator_id.clone()),
+                        display_name: req.creator_name.clone(),
+                    },
+                )?;
+            }
+            let row = require_game(tx, id)?;
+            self.announce_lobby(tx, &row, format!("{} created {}.", req.creator_name, game_label(&row)))?;
+            Ok(id)
+        })
+    }
+
+    /// Checks a request for a new game without creating anything: the kind,
+    /// the option keys and values (by building the engine once, so bad
+    /// options are refused at creation, not at start). Returns the options
+    /// and the seed to use.
+    pub fn check_new_game(&self, req: &NewGame) -> Result<(serde_json::Value, u64), HostError> {
+        let max = super::limits::MAX_OPTIONS_CHARS;
+        if req.options.to_string().chars().count() > max {
+            return Err(HostError::user(format!(
+                "The options are too long: at most {max} characters of JSON are accepted."
+            )));
+        }
+        let options = req.options.clone();
+        if let Ok(entry) = self.registry.get(&req.kind) {
+            self.registry.check_option_keys(entry.name, &options)?;
+        }
+        let seed = req.seed.unwrap_or_else(rand::random);
+        self.registry.create(&req.kind, &options, seed)?;
+        Ok((options, seed))
+    }
+
+    /// Checks that `kind` offers the AI level `level`; returns it as the
+    /// host will store it.
+    pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
+        check_level(self.registry.get(kind)?.ai_levels, level)
+    }
+
+    /// Seats a user in a game still in the lobby: the given seat, or the
+    /// first free one. Returns the seat.
+    pub fn join(
+        &self,
+        game_id: GameId,
+        user_id: &str,
+        name: &str,
+        seat: Option<Seat>,
+    ) -> Result<Seat, HostError> {
+        self.store.write(|tx| {
+            let row = lobby_game(tx, game_id)?;
+            let seats = tx.seats(game_id)?;
+            if let Some(s) = seat_of_user(&seats, user_id) {
+                return Err(HostError::user(format!(
+                    "You already sit in seat {} of {}.",
+                    s + 1,
+                    game_label(&row)
+                )));
+            }
+            let seat = self.free_seat(&row, &seats, seat)?;
+            tx.insert_seat(
+                game_id,
+                &SeatRow {
+                    seat,
+                    occupant: Occupant::User(user_id.to_string()),
+                    display_name: name.to_string(),
+                },
+            )?;
+            self.announce_lobby(
+                tx,
+                &row,
+                format!("{name} joined {} in seat {}.", game_label(&row), seat + 1),
+            )?;
+            Ok(seat)
+        })
+    }
+
+    /// Removes a user from a game still in the lobby. When the last person
+    /// leaves, the game is aborted so the channel is free again.
+    pub fn leave(&self, game_id: GameId, user_id: &str) -> Result<(), HostError> {
+        let now = self.now();
+        self.store.write(|tx| {
+            let row = lobby_game(tx, game_id)?;
+            let seats = tx.seats(game_id)?;
+            let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
+                HostError::user(format!("You do not sit in {}.", game_label(&row)))
+            })?;
+            let name = seats[seats.iter().position(|s| s.seat == seat).unwrap_or(0)]
+                .display_name
+                .clone();
+            tx.delete_seat(game_id, seat)?;
+            let humans_left = seats
+                .iter()
+                .filter(|s| s.seat != seat && matches!(s.occupant, Occupant::User(_)))
+                .count();
+            if humans_left == 0 {
+                tx.finish_game(game_id, GameStatus::Aborted, None, now)?;
+                self.announce_to_channel(
+                    tx,
+                    &row,
+                    AnnouncementKind::Aborted,
+                    format!(
+                        "{name} left and nobody is left in {}; it is closed.",
+                        game_label(&row)
+                    ),
+                )?;
+            } else {
+                self.announce_lobby(tx, &row, format!("{name} left {}.", game_label(&row)))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Puts an AI at a level the engine offers (default: its first) in a
+    /// seat: in the lobby the given seat or the first free one; in a running
+    /// game the given open seat or the first open one (a takeover, see
+    /// [`Host::takeover`]). Only the game's creator may.
+    pub fn add_ai(
+        &self,
+        game_id: GameId,
+        by_user: &str,
+        level: Option<&str>,
+        seat: Option<Seat>,
+    ) -> Result<Seat, HostError> {
+        self.store.write(|tx| {
+            let row = require_game(tx, game_id)?;
+            if row.status != GameStatus::Running {
+                lobby_game(tx, game_id)?;
+            }
+            require_creator(&row, by_user, "add an AI")?;
+            let entry = self.registry.get(&row.kind)?;
+            let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
+                None => entry
+                    .ai_levels
+                    .first()
+                    .copied()
+                    .unwrap_or("default")
+                    .to_string(),
+                Some(l) => check_level(entry.ai_levels, l)?,
+            };
+            let seats = tx.seats(game_id)?;
+            if row.status == GameStatus::Running {
+                let engine = self.engine_of(&row)?;
+                let seat = self.open_seat(&row, engine.as_ref(), &seats, seat)?;
+                let text = format!(
+                    "An AI ({level}) takes over {} in {}.",
+                    engine.seat_name(seat),
+                    game_label(&row)
+                );
+                self.commit_takeover(
+                    tx,
+                    &row,
+                    engine,
+                    SeatRow {
+                        seat,
+                        occupant: Occupant::Ai(level.clone()),
+                        display_name: format!("AI ({level})"),
+                    },
+                    text,
+                )?;
+                return Ok(seat);
+            }
+            let seat = self.free_seat(&row, &seats, seat)?;
+            tx.insert_seat(
+                game_id,
+                &SeatRow {
+                    seat,
+                    occupant: Occupant::Ai(level.clone()),
+                    display_name: format!("AI ({level})"),
+                },
+            )?;
+            self.announce_lobby(
+                tx,
+                &row,
+                format!(
+                    "An AI ({level}) takes seat {} of {}.",
+                    seat + 1,
+                    game_label(&row)
+                ),
+            )?;
+            Ok(seat)
+        })
+    }
+
+    /// Starts a game whose seats are all taken (only its creator may).
+    pub fn start(&self, game_id: GameId, by_user: &str) -> Result<(), HostError> {
+        let now = self.now();
+        self.store.write(|tx| {
+            let row = lobby_game(tx, game_id)?;
+            require_creator(&row, by_user, "start it")?;
+            let options: serde_json::Value =
+                serde_json::from_str(&row.options).map_err(|e| HostError::Corrupt {
+                    game_id,
+                    source: super::registry::DecodeError {
+                        kind: "options",
+                        what: "options",
+                        reason: e.to_string(),
+                    },
+                })?;
+            let count = self.registry.seat_count(&row.kind, &options)?;
+            let seats = tx.seats(game_id)?;
+            let empty: Vec<String> = (0..count)
+                .filter(|i| !seats.iter().any(|s| s.seat == *i))
+                .map(|i| (i + 1).to_string())
+                .collect();
+            if !empty.is_empty() {
+                return Err(HostError::user(format!(
+                    "Seat(s) {} of {} are still empty. Ask someone to join, or add an AI to them.",
+                    empty.join(", "),
+                    game_label(&row)
+                )));
+            }
+            let engine = self.registry.create(&row.kind, &options, row.seed)?;
+            tx.start_game(game_id, &engine.state_json(), now)?;
+            let row = require_game(tx, game_id)?;
+            let names: Vec<String> = seats
+                .iter()
+                .map(|s| format!("{} ({})", s.display_name, engine.seat_name(s.seat)))
+                .collect();
+            let view = engine.view(None);
+            self.announce(
+                tx,
+                &row,
+                Target::Channel(row.channel_id.clone()),
+                Announcement {
+                    game_id,
+                    game_kind: row.kind.clone(),
+                    channel_id: row.channel_id.clone(),
+                    kind: AnnouncementKind::Started,
+                    turn: 0,
+                    text: format!(
+                        "{} started: {}. {}",
+                        game_label(&row),
+                        names.join(", "),
+                        view.status
+                    ),
+                    board: Some(view.board),
+                    choices: Vec::new(),
+                },
+            )?;
+            self.begin_turn(tx, &row, engine.as_ref(), &seats)?;
+            Ok(())
+        })
+    }
+
+    /// Ends a game without a result. Only its creator, or a moderator of the
+    /// server (decided by the front-end), may.
+    pub fn abort(
+        &self,
+        game_id: GameId,
+        by_user: &str,
+        is_moderator: bool,
+    ) -> Result<(), HostError> {
+        let now = self.now();
+        self.store.write(|tx| {
+            let row = require_game(tx, game_id)?;
+            if !matches!(row.status, GameStatus::Lobby | GameStatus::Running) {
+                return Err(HostError::user(format!(
+                    "{} is already {}.",
+                    game_label(&row),
+                    row.status.as_str()
+                )));
+            }
+            if !is_moderator {
+                require_creator(&row, by_user, "abort it")?;
+            }
+            tx.finish_game(game_id, GameStatus::Aborted, None, now)?;
+            self.announce_to_channel(
+                tx,
+                &row,
+                AnnouncementKind::Aborted,
+                format!("{} was aborted.", game_label(&row)),
+            )?;
+            Ok(())
+        })
+    }
+
+    fn free_seat(
+        &self,
+        row: &GameRow,
+        seats: &[SeatRow],
+        wanted: Option<Seat>,
+    ) -> Result<Seat, HostError> {
+        let options: serde_json::Value = serde_json::from_str(&row.options).unwrap_or_default();
+        let count = self.registry.seat_count(&row.kind, &options)?;
+        match wanted {
+            Some(s) if s >= count => Err(HostError::user(format!(
+                "{} has seats 1 to {count}; there is no seat {}.",
+                game_label(row),
+                s + 1
+            ))),
+            Some(s) => match seats.iter().find(|x| x.seat == s) {
+                Some(x) => Err(HostError::user(format!(
+                    "Seat {} of {} is taken by {}.",
+                    s + 1,
+                    game_label(row),
+                    x.display_name
+                ))),
+                None => Ok(s),
+            },
+            None => (0..count)
+                .find(|i| !seats.iter().any(|x| x.seat == *i))
+                .ok_or_else(|| HostError::user(format!("{} is full.", game_label(row)))),
+        }
+    }
+
+    fn announce_lobby(&self, tx: &Tx<'_>, row: &GameRow, text: String) -> Result<(), HostError> {
+        self.announce_to_channel(tx, row, AnnouncementKind::Lobby, text)
+    }
+
+    pub(super) fn announce_to_channel(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        kind: AnnouncementKind,
+        text: String,
+    ) -> Result<(), HostError> {
+        self.announce(
+            tx,
+            row,
+            Target::Channel(row.channel_id.clone()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind,
+                turn: row.turn,
+                text,
+                board: None,
+                choices: Vec::new(),
+            },
+        )
+    }
+}
+
+fn lobby_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, HostError> {
+    let row = require_game(tx, game_id)?;
+    if row.status != GameStatus::Lobby {
+        return Err(HostError::user(format!(
+            "{} is {}; seats can only change in the lobby, before it starts.",
+            game_label(&row),
+            row.status.as_str()
+        )));
+    }
+    Ok(row)
+}
+
+fn require_creator(row: &GameRow, user: &str, what: &str) -> Result<(), HostError> {
+    if row.creator_id == user {
+        Ok(())
+    } else {
+        Err(HostError::user(format!(
+            "Only the creator of {} can {what}.",
+            game_label(row)
+        )))
+    }
+}
+
+/// The longest AI level name accepted, in bytes.
+const MAX_LEVEL_CHARS: usize = 40;
+
+/// Accepts a level the engine lists, or one with another parameter
+/// (`mc:500` when the engine lists `mc:1000`).
+fn check_level(levels: &[&str], asked: &str) -> Result<String, HostError> {
+    let asked = asked.trim().to_ascii_lowercase();
+    let base = asked.split(':').next().unwrap_or("");
+    // Levels are short (`mc:1000`); a long one is refused, not stored.
+    let known = asked.len() <= MAX_LEVEL_CHARS
+        && levels
+            .iter()
+            .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
+    if known {
+        Ok(asked)
+    } else {
+        Err(HostError::user(format!(
+            "There is no AI level `{}`. Levels: {}.",
+            super::limits::clip(&asked, MAX_LEVEL_CHARS),
+            levels.join(", ")
+        )))
+    }
+}

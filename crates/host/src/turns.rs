@@ -1,0 +1,962 @@
+//! Turns: hidden actions, resolution exactly once, AI seats, deadlines and
+//! forfeits.
+
+use super::clock::ThinkingDeadline;
+use super::registry::derive_seed;
+use super::{
+    Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
+    seat_of_user,
+};
+use games::seam::{AiBudget, Outcome, Seat, TurnReport};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use store::{
+    DeadlineRow, GameRow, GameStatus, Occupant, PendingRow, SeatRow, Target, TimeoutPolicy,
+    TurnLogRow, Tx,
+};
+
+/// What a player is told after submitting an action.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// The game.
+    pub game_id: GameId,
+    /// The player's seat.
+    pub seat: Seat,
+    /// The action as the engine understood it (canonical text).
+    pub recorded: String,
+    /// Whether the seat is done for this turn.
+    pub is_final: bool,
+    /// Whether this action completed the turn and it resolved.
+    pub resolved: bool,
+    /// Names of the seats still awaited (empty once resolved).
+    pub waiting_for: Vec<String>,
+}
+
+/// An AI seat that must act: think on `engine` (a copy; no lock is held)
+/// and hand the result to [`Host::submit_ai`].
+pub struct AiTask {
+    /// The game.
+    pub game_id: GameId,
+    /// The turn the action is for.
+    pub turn: u32,
+    /// The AI's seat.
+    pub seat: Seat,
+    /// Its level.
+    pub level: String,
+    /// Seed of this decision.
+    pub seed: u64,
+    /// A copy of the position.
+    pub engine: Box<dyn AnyGame>,
+}
+
+impl AiTask {
+    /// Computes the AI's action within `budget_ms` of wall-clock time.
+    pub fn think(&self, budget_ms: u64) -> Value {
+        let budget = AiBudget {
+            iterations: None,
+            deadline: Some(ThinkingDeadline::after_ms(budget_ms).stopwatch()),
+        };
+        self.engine
+            .ai_action(self.seat, &self.level, budget, self.seed)
+    }
+}
+
+/// The most turns [`Host::resolve_if_complete`] resolves in a row without
+/// anyone acting.
+const MAX_CHAINED_RESOLUTIONS: usize = 8;
+
+/// What happened when a deadline or reminder fell due.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeadlineEvent {
+    /// The seats still to act were reminded.
+    Reminded(GameId),
+    /// The turn was resolved with timeout actions for the missing seats.
+    Resolved(GameId),
+    /// Missing seats forfeited.
+    Forfeited(GameId, Vec<Seat>),
+    /// No person had acted for the host's limit of deadlines in a row: the
+    /// game was aborted as abandoned.
+    Abandoned(GameId),
+    /// The deadline was for a turn already resolved; it was dropped.
+    Stale(GameId),
+}
+
+impl Host {
+    /// Submits a player's typed action. With no game id, the game is the one
+    /// of the user's running games awaiting them (a user in several games
+    /// awaiting them must name one).
+    pub fn submit(
+        &self,
+        game_id: Option<GameId>,
+        user_id: &str,
+        text: &str,
+    ) -> Result<Receipt, HostError> {
+        let game_id = match game_id {
+            Some(id) => id,
+            None => self.game_awaiting_user(user_id)?,
+        };
+        self.store.write(|tx| {
+            let row = running_game(tx, game_id)?;
+            let entry = self.registry.get(&row.kind)?;
+            super::limits::check_message_size(entry, text).map_err(HostError::user)?;
+            let seats = tx.seats(game_id)?;
+            let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
+                HostError::user(format!(
+                    "You are not playing in {}; only its players can move.",
+                    game_label(&row)
+                ))
+            })?;
+            let engine = self.engine_of(&row)?;
+            let awaiting = engine.awaiting();
+            if !awaiting.contains(&seat) {
+                let names: Vec<String> =
+                    awaiting.iter().map(|s| seat_display(&seats, *s)).collect();
+                return Err(HostError::user(format!(
+                    "It is not your turn in {}; waiting for {}.",
+                    game_label(&row),
+                    names.join(", ")
+                )));
+            }
+            let action = engine.parse_action(seat, text)?;
+            self.record_action(tx, &row, engine, &seats, seat, action, true)
+        })
+    }
+
+    /// The one running game of a user that awaits them.
+    fn game_awaiting_user(&self, user_id: &str) -> Result<GameId, HostError> {
+        let games = self.games_of_user(user_id)?;
+        let mut waiting = Vec::new();
+        let mut running = Vec::new();
+        for g in games.iter().filter(|g| g.status == GameStatus::Running) {
+            running.push(g);
+            // Awaited and not yet final this turn; an unreadable game is
+            // skipped here and reported when named explicitly.
+            if let Ok(view) = self.view(g.id, Some(user_id)) {
+                let waits = view
+                    .seats
+                    .iter()
+                    .any(|s| Some(s.seat) == view.viewer_seat && s.awaited && !s.acted);
+                if waits {
+                    waiting.push(g);
+                }
+            }
+        }
+        match (waiting.as_slice(), running.as_slice()) {
+            ([one], _) => Ok(one.id),
+            ([], []) => Err(HostError::user(
+                "You are not playing in any running game. Join one in its channel first.",
+            )),
+            ([], [one]) => Ok(one.id),
+            ([], _) => Err(HostError::user(
+                "None of your games is waiting for you right now.",
+            )),
+            (many, _) => Err(HostError::user(format!(
+                "You have moves to make in several games ({}); say which, e.g. `#{} <your move>`.",
+                many.iter()
+                    .map(|g| game_label(g))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                many[0].id
+            ))),
+        }
+    }
+
+    /// Stores one seat's action (merged with what it already sent this
+    /// turn), announces that the seat moved, and resolves the turn if it was
+    /// the last one awaited.
+    #[allow(clippy::too_many_arguments)]
+    fn record_action(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: Box<dyn AnyGame>,
+        seats: &[SeatRow],
+        seat: Seat,
+        action: Value,
+        from_person: bool,
+    ) -> Result<Receipt, HostError> {
+        let corrupt = |source| HostError::Corrupt {
+            game_id: row.id,
+            source,
+        };
+        let pending = current_pending(tx, row)?;
+        let before = pending.get(&seat);
+        let merged = match before {
+            Some((prev, _)) if from_person => {
+                engine.combine(seat, prev, &action).map_err(corrupt)?
+            }
+            _ => action,
+        };
+        let is_final = engine.is_final(seat, &merged).map_err(corrupt)?;
+        let was_final = before.is_some_and(|(_, f)| *f);
+        tx.upsert_pending(
+            row.id,
+            &PendingRow {
+                seat,
+                turn: row.turn,
+                action: merged.to_string(),
+                is_final,
+                submitted_at: self.now(),
+            },
+        )?;
+        let recorded = engine.describe_action(seat, &merged).map_err(corrupt)?;
+        let mut finals: BTreeMap<Seat, Value> = pending
+            .into_iter()
+            .filter(|(_, (_, f))| *f)
+            .map(|(s, (a, _))| (s, a))
+            .collect();
+        if is_final {
+            finals.insert(seat, merged);
+        } else {
+            finals.remove(&seat);
+        }
+        let awaiting = engine.awaiting();
+        let missing: Vec<Seat> = awaiting
+            .iter()
+            .copied()
+            .filter(|s| !finals.contains_key(s))
+            .collect();
+        if missing.is_empty() {
+            self.resolve_turn(tx, row, engine, seats, finals)?;
+            return Ok(Receipt {
+                game_id: row.id,
+                seat,
+                recorded,
+                is_final,
+                resolved: true,
+                waiting_for: Vec::new(),
+            });
+        }
+        if is_final && !was_final {
+            // In games with many seats (Diplomacy) the count says more at a
+            // glance than the list of names.
+            let many = awaiting.len() > 2;
+            let count = if many {
+                format!(
+                    " ({} of {} ready)",
+                    awaiting.len() - missing.len(),
+                    awaiting.len()
+                )
+            } else {
+                String::new()
+            };
+            // With many seats the players' names alone do not say which
+            // power is late ("AI (hold), AI (hold)"): name the seat too.
+            let who = |s: Seat| {
+                if many {
+                    format!("{} ({})", engine.seat_name(s), seat_display(seats, s))
+                } else {
+                    seat_display(seats, s)
+                }
+            };
+            self.announce_to_channel(
+                tx,
+                row,
+                AnnouncementKind::Moved,
+                format!(
+                    "{} has moved in {}{count}. Waiting for {}.",
+                    who(seat),
+                    game_label(row),
+                    missing
+                        .iter()
+                        .map(|s| who(*s))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )?;
+        }
+        Ok(Receipt {
+            game_id: row.id,
+            seat,
+            recorded,
+            is_final,
+            resolved: false,
+            waiting_for: missing.iter().map(|s| seat_display(seats, *s)).collect(),
+        })
+    }
+
+    /// Applies a turn: new state, turn log, cleared pending actions and the
+    /// announcements, all in the caller's transaction. The turn guard in
+    /// `advance_game` makes a second resolution of the same turn fail.
+    fn resolve_turn(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        mut engine: Box<dyn AnyGame>,
+        seats: &[SeatRow],
+        mut actions: BTreeMap<Seat, Value>,
+    ) -> Result<(), HostError> {
+        let awaiting = engine.awaiting();
+        actions.retain(|s, _| awaiting.contains(s));
+        for seat in &awaiting {
+            let action = actions
+                .get(seat)
+                .ok_or_else(|| HostError::user("A seat's action is missing."))?;
+            // Positions cannot change between submit and resolve (both run in
+            // this transaction), but actions read back from storage are checked
+            // anyway: a stale one becomes the seat's default action.
+            if engine.validate(*seat, action).is_err() {
+                actions.insert(*seat, engine.default_action(*seat));
+            }
+        }
+        let report = engine
+            .resolve(&actions)
+            .map_err(|source| HostError::Corrupt {
+                game_id: row.id,
+                source,
+            })?;
+        let log_actions: BTreeMap<String, Value> = actions
+            .iter()
+            .map(|(s, a)| (s.to_string(), a.clone()))
+            .collect();
+        self.commit_turn(
+            tx,
+            row,
+            engine.as_ref(),
+            seats,
+            &report,
+            serde_json::to_string(&log_actions).unwrap_or_default(),
+        )
+    }
+
+    /// Stores a changed position as the next turn and announces it.
+    fn commit_turn(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+        report: &TurnReport,
+        log_actions: String,
+    ) -> Result<(), HostError> {
+        let now = self.now();
+        let state = engine.state_json();
+        tx.advance_game(row.id, row.turn, &state, now)?;
+        tx.insert_turn_log(
+            row.id,
+            &TurnLogRow {
+                turn: row.turn + 1,
+                actions: log_actions,
+                report: serde_json::to_string(report).unwrap_or_default(),
+                state_after: state,
+                resolved_at: now,
+            },
+        )?;
+        tx.clear_pending(row.id)?;
+        tx.clear_deadline(row.id)?;
+        let row = require_game(tx, row.id)?;
+        let view = engine.view(None);
+        self.announce(
+            tx,
+            &row,
+            Target::Channel(row.channel_id.clone()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind: AnnouncementKind::Turn,
+                turn: row.turn,
+                text: format!("{}\n{}", report.public.trim_end(), view.status),
+                board: Some(view.board),
+                choices: Vec::new(),
+            },
+        )?;
+        for (seat, text) in &report.private {
+            if let Some(Occupant::User(user)) =
+                seats.iter().find(|s| s.seat == *seat).map(|s| &s.occupant)
+            {
+                self.announce(
+                    tx,
+                    &row,
+                    Target::User(user.clone()),
+                    Announcement {
+                        game_id: row.id,
+                        game_kind: row.kind.clone(),
+                        channel_id: row.channel_id.clone(),
+                        kind: AnnouncementKind::Private,
+                        turn: row.turn,
+                        text: text.clone(),
+                        board: None,
+                        choices: Vec::new(),
+                    },
+                )?;
+            }
+        }
+        match engine.outcome() {
+            Some(outcome) => self.finish(tx, &row, engine, seats, &outcome),
+            None => self.begin_turn(tx, &row, engine, seats),
+        }
+    }
+
+    /// Records the end of a game and announces the result.
+    fn finish(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+        outcome: &Outcome,
+    ) -> Result<(), HostError> {
+        let text = match outcome {
+            Outcome::Win(s) => format!(
+                "{} is over: {} ({}) wins.",
+                game_label(row),
+                seat_display(seats, *s),
+                engine.seat_name(*s)
+            ),
+            Outcome::Draw(v) => format!(
+                "{} is over: a draw between {}.",
+                game_label(row),
+                v.iter()
+                    .map(|s| seat_display(seats, *s))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        tx.finish_game(
+            row.id,
+            GameStatus::Finished,
+            Some(&serde_json::to_string(outcome).unwrap_or_default()),
+            self.now(),
+        )?;
+        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text)
+    }
+
+    /// Sets the new turn's deadline and prompts the people it awaits.
+    pub(super) fn begin_turn(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+    ) -> Result<(), HostError> {
+        let now = self.now();
+        let configured = row.turn_seconds.filter(|s| *s > 0).map(|s| s as u64);
+        if let Some(secs) = engine
+            .turn_seconds(configured)
+            .filter(|s| *s > 0)
+            .map(|s| s.min(i64::MAX as u64 / 1000) as i64)
+        {
+            let span = secs * 1000;
+            let pct = i64::from(self.settings.reminder_percent);
+            let remind_at = (pct > 0 && pct < 100).then(|| now + span - span * pct / 100);
+            tx.set_deadline(
+                row.id,
+                &DeadlineRow {
+                    game_id: row.id,
+                    turn: row.turn,
+                    due_at: now + span,
+                    remind_at,
+                    extensions_used: 0,
+                    idle_deadlines: 0,
+                },
+            )?;
+        }
+        for seat in engine.awaiting() {
+            if let Some(Occupant::User(user)) =
+                seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+            {
+                self.prompt(tx, row, engine, seat, user)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tells a user it is their move, with the board from their seat.
+    pub(super) fn prompt(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seat: Seat,
+        user: &str,
+    ) -> Result<(), HostError> {
+        let view = engine.view(Some(seat));
+        self.announce(
+            tx,
+            row,
+            Target::User(user.to_string()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind: AnnouncementKind::Prompt,
+                turn: row.turn,
+                text: format!(
+                    "Your move in {} as {}. {}",
+                    game_label(row),
+                    engine.seat_name(seat),
+                    view.status
+                ),
+                board: Some(view.board),
+                choices: view.choices,
+            },
+        )
+    }
+
+    /// AI seats that must act now, with a copy of their position each.
+    pub fn ai_tasks(&self) -> Result<Vec<AiTask>, HostError> {
+        let games = self.store.read(|tx| tx.running_games_with_ai())?;
+        let mut tasks = Vec::new();
+        for g in games {
+            tasks.extend(self.ai_tasks_for(g.id)?);
+        }
+        Ok(tasks)
+    }
+
+    /// The AI seats of one game that must act now.
+    pub fn ai_tasks_for(&self, game_id: GameId) -> Result<Vec<AiTask>, HostError> {
+        self.store.read(|tx| {
+            let row = require_game(tx, game_id)?;
+            if row.status != GameStatus::Running {
+                return Ok(Vec::new());
+            }
+            let seats = tx.seats(game_id)?;
+            let engine = self.engine_of(&row)?;
+            let pending = current_pending(tx, &row)?;
+            let mut out = Vec::new();
+            for seat in engine.awaiting() {
+                let Some(Occupant::Ai(level)) =
+                    seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+                else {
+                    continue;
+                };
+                if pending.get(&seat).is_some_and(|(_, f)| *f) {
+                    continue;
+                }
+                out.push(AiTask {
+                    game_id,
+                    turn: row.turn,
+                    seat,
+                    level: level.clone(),
+                    seed: derive_seed(row.seed, row.turn, seat),
+                    engine: engine.boxed_clone(),
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    /// Records an AI's action; ignored (Ok(None)) if the turn moved on meanwhile.
+    pub fn submit_ai(&self, task: &AiTask, action: Value) -> Result<Option<Receipt>, HostError> {
+        self.store.write(|tx| {
+            let row = require_game(tx, task.game_id)?;
+            if row.status != GameStatus::Running || row.turn != task.turn {
+                return Ok(None);
+            }
+            let engine = self.engine_of(&row)?;
+            if !engine.awaiting().contains(&task.seat) {
+                return Ok(None);
+            }
+            let action = match engine.validate(task.seat, &action) {
+                Ok(()) => action,
+                Err(e) => {
+                    tracing::error!(game_id = row.id, seat = task.seat, level = %task.level, error = %e,
+                        "AI produced an illegal action; using the default action");
+                    engine.default_action(task.seat)
+                }
+            };
+            let seats = tx.seats(row.id)?;
+            self.record_action(tx, &row, engine, &seats, task.seat, action, false)
+                .map(Some)
+        })
+    }
+
+    /// Lets every AI seat that must act do so, until none must (bounded, so
+    /// an engine that keeps awaiting AIs cannot loop forever). Returns the
+    /// number of AI actions made.
+    pub fn run_ai_turns(
+        &self,
+        game_id: Option<GameId>,
+        max_actions: usize,
+    ) -> Result<usize, HostError> {
+        let mut made = 0;
+        while made < max_actions {
+            let tasks = match game_id {
+                Some(id) => self.ai_tasks_for(id)?,
+                None => self.ai_tasks()?,
+            };
+            if tasks.is_empty() {
+                break;
+            }
+            for task in tasks {
+                let action = task.think(self.settings.ai_budget_ms);
+                self.submit_ai(&task, action)?;
+                made += 1;
+            }
+        }
+        Ok(made)
+    }
+
+    /// Handles every deadline and reminder due now.
+    pub fn fire_due_deadlines(&self) -> Result<Vec<DeadlineEvent>, HostError> {
+        let now = self.now();
+        let due = self.store.read(|tx| tx.due_deadlines(now))?;
+        let mut events = Vec::new();
+        for d in due {
+            let event = if d.due_at <= now {
+                self.expire_turn(&d)?
+            } else {
+                self.remind(&d)?
+            };
+            events.push(event);
+        }
+        Ok(events)
+    }
+
+    fn remind(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
+        self.store.write(|tx| {
+            tx.clear_reminder(d.game_id)?;
+            let row = require_game(tx, d.game_id)?;
+            if row.status != GameStatus::Running || row.turn != d.turn {
+                return Ok(DeadlineEvent::Stale(d.game_id));
+            }
+            let engine = self.engine_of(&row)?;
+            let seats = tx.seats(row.id)?;
+            let pending = current_pending(tx, &row)?;
+            let minutes = ((d.due_at - self.now()).max(0) + 59_999) / 60_000;
+            for seat in engine.awaiting() {
+                if pending.get(&seat).is_some_and(|(_, f)| *f) {
+                    continue;
+                }
+                if let Some(Occupant::User(user)) =
+                    seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
+                {
+                    let view = engine.view(Some(seat));
+                    self.announce(
+                        tx,
+                        &row,
+                        Target::User(user.clone()),
+                        Announcement {
+                            game_id: row.id,
+                            game_kind: row.kind.clone(),
+                            channel_id: row.channel_id.clone(),
+                            kind: AnnouncementKind::Reminder,
+                            turn: row.turn,
+                            text: format!(
+                                "About {minutes} minute(s) left to move in {} ({}).",
+                                game_label(&row),
+                                timeout_words(row.timeout_policy)
+                            ),
+                            board: None,
+                            choices: view.choices,
+                        },
+                    )?;
+                }
+            }
+            Ok(DeadlineEvent::Reminded(d.game_id))
+        })
+    }
+
+    /// The deadline passed: missing seats get the policy's action.
+    fn expire_turn(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
+        // AI stand-ins think before the write lock is taken.
+        let snapshot = self.store.read(|tx| -> Result<_, HostError> {
+            let row = require_game(tx, d.game_id)?;
+            if row.status != GameStatus::Running || row.turn != d.turn {
+                return Ok(None);
+            }
+            let engine = self.engine_of(&row)?;
+            let pending = current_pending(tx, &row)?;
+            Ok(Some((row, engine, pending)))
+        })?;
+        let Some((row, engine, pending)) = snapshot else {
+            self.store.write(|tx| -> Result<(), HostError> {
+                if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
+                    tx.clear_deadline(d.game_id)?;
+                }
+                Ok(())
+            })?;
+            return Ok(DeadlineEvent::Stale(d.game_id));
+        };
+        let missing: Vec<Seat> = engine
+            .awaiting()
+            .into_iter()
+            .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
+            .collect();
+        let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
+        for &seat in &missing {
+            let action = match (row.timeout_policy, pending.get(&seat)) {
+                // A seat that sent part of its action (e.g. some Diplomacy
+                // orders) keeps what it sent.
+                (TimeoutPolicy::Default | TimeoutPolicy::Ai, Some((partial, _))) => partial.clone(),
+                (TimeoutPolicy::Ai, None) => {
+                    let levels = engine.ai_levels();
+                    let task = AiTask {
+                        game_id: row.id,
+                        turn: row.turn,
+                        seat,
+                        level: levels.first().copied().unwrap_or("default").to_string(),
+                        seed: derive_seed(row.seed, row.turn, seat),
+                        engine: engine.boxed_clone(),
+                    };
+                    task.think(self.settings.ai_budget_ms)
+                }
+                _ => engine.default_action(seat),
+            };
+            stand_ins.insert(seat, action);
+        }
+        self.store.write(|tx| {
+            let row = require_game(tx, d.game_id)?;
+            if row.status != GameStatus::Running || row.turn != d.turn {
+                return Ok(DeadlineEvent::Stale(d.game_id));
+            }
+            let mut engine = self.engine_of(&row)?;
+            let seats = tx.seats(row.id)?;
+            // A game nobody plays any more is ended rather than resolved
+            // turn after turn by stand-ins, filling its channel.
+            let idle = if people_acted(&seats, &current_pending(tx, &row)?) {
+                0
+            } else {
+                d.idle_deadlines.saturating_add(1)
+            };
+            let has_people = seats
+                .iter()
+                .any(|s| matches!(s.occupant, Occupant::User(_)));
+            if self.abandon_after > 0 && has_people && idle >= self.abandon_after {
+                tx.finish_game(row.id, GameStatus::Aborted, None, self.now())?;
+                self.announce_to_channel(
+                    tx,
+                    &row,
+                    AnnouncementKind::Aborted,
+                    format!(
+                        "{} was aborted as abandoned: no player moved before the last {idle} \
+                         deadlines.",
+                        game_label(&row)
+                    ),
+                )?;
+                return Ok(DeadlineEvent::Abandoned(row.id));
+            }
+            let names = missing
+                .iter()
+                .map(|s| seat_display(&seats, *s))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if row.timeout_policy == TimeoutPolicy::Forfeit {
+                let mut report = TurnReport::default();
+                for &seat in &missing {
+                    let r = engine.forfeit(seat);
+                    report.public.push_str(&r.public);
+                    report.public.push('\n');
+                    report.private.extend(r.private);
+                }
+                report.public = format!(
+                    "Time is up in {}: {names} forfeit(s).\n{}",
+                    game_label(&row),
+                    report.public
+                );
+                self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &missing)?;
+                tx.set_idle_deadlines(row.id, idle)?;
+                return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
+            }
+            let mut actions: BTreeMap<Seat, Value> = current_pending(tx, &row)?
+                .into_iter()
+                .filter(|(_, (_, f))| *f)
+                .map(|(s, (a, _))| (s, a))
+                .collect();
+            for (seat, a) in &stand_ins {
+                actions.entry(*seat).or_insert_with(|| a.clone());
+            }
+            self.announce_to_channel(
+                tx,
+                &row,
+                AnnouncementKind::Moved,
+                format!(
+                    "Time is up in {}: {} for {names}.",
+                    game_label(&row),
+                    timeout_words(row.timeout_policy)
+                ),
+            )?;
+            self.resolve_turn(tx, &row, engine, &seats, actions)?;
+            // The next turn's deadline (if the game goes on) carries the count.
+            tx.set_idle_deadlines(row.id, idle)?;
+            Ok(DeadlineEvent::Resolved(row.id))
+        })
+    }
+
+    /// A player gives up. In a duel the opponent wins; in larger games the
+    /// engine decides (e.g. civil disorder).
+    pub fn forfeit(&self, game_id: GameId, user_id: &str) -> Result<(), HostError> {
+        self.store.write(|tx| {
+            let row = running_game(tx, game_id)?;
+            let seats = tx.seats(game_id)?;
+            let seat = seat_of_user(&seats, user_id).ok_or_else(|| {
+                HostError::user(format!("You are not playing in {}.", game_label(&row)))
+            })?;
+            let mut engine = self.engine_of(&row)?;
+            // A seat already out (left, in civil disorder, eliminated) has
+            // nothing to give up; forfeiting again would only restart the turn.
+            if !engine.seat_in_play(seat) {
+                return Err(HostError::user(format!(
+                    "{} is already out of {}; there is nothing to forfeit.",
+                    engine.seat_name(seat),
+                    game_label(&row)
+                )));
+            }
+            let mut report = engine.forfeit(seat);
+            report.public = format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
+            self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &[seat])
+        })
+    }
+
+    /// Records forfeits as a turn. In a game that goes on (Diplomacy), the
+    /// other seats keep what they already sent this turn, if still legal:
+    /// one player giving up must not wipe everyone else's orders.
+    fn commit_forfeit(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+        report: &TurnReport,
+        forfeited: &[Seat],
+    ) -> Result<(), HostError> {
+        let kept: Vec<PendingRow> = tx
+            .pending(row.id)?
+            .into_iter()
+            .filter(|p| p.turn == row.turn && !forfeited.contains(&p.seat))
+            .collect();
+        let log = serde_json::json!({ "forfeit": forfeited }).to_string();
+        self.commit_turn(tx, row, engine, seats, report, log)?;
+        let after = require_game(tx, row.id)?;
+        if after.status != GameStatus::Running {
+            return Ok(());
+        }
+        let awaiting = engine.awaiting();
+        for mut p in kept {
+            let still_legal = serde_json::from_str::<Value>(&p.action)
+                .ok()
+                .is_some_and(|a| engine.validate(p.seat, &a).is_ok());
+            if awaiting.contains(&p.seat) && still_legal {
+                p.turn = after.turn;
+                tx.upsert_pending(row.id, &p)?;
+            }
+        }
+        self.resolve_if_complete(tx, row.id)
+    }
+
+    /// Resolves the current turn when nothing is left to wait for: every
+    /// seat it awaits already has a final action in, or it awaits no seat
+    /// at all though the game goes on. A forfeit, a takeover or an AI put
+    /// in a seat can leave a turn like that, and no submit would ever come
+    /// to resolve it. Repeats while the next turn is the same (bounded).
+    pub(super) fn resolve_if_complete(
+        &self,
+        tx: &Tx<'_>,
+        game_id: GameId,
+    ) -> Result<(), HostError> {
+        // Enough for any real chain (a retreat and an adjustment phase
+        // nobody has to act in); an engine awaiting nobody forever stops here.
+        for _ in 0..MAX_CHAINED_RESOLUTIONS {
+            let row = require_game(tx, game_id)?;
+            if row.status != GameStatus::Running {
+                return Ok(());
+            }
+            let engine = self.engine_of(&row)?;
+            if engine.outcome().is_some() {
+                return Ok(());
+            }
+            let finals: BTreeMap<Seat, Value> = current_pending(tx, &row)?
+                .into_iter()
+                .filter(|(_, (_, f))| *f)
+                .map(|(s, (a, _))| (s, a))
+                .collect();
+            if !engine.awaiting().iter().all(|s| finals.contains_key(s)) {
+                return Ok(());
+            }
+            let seats = tx.seats(game_id)?;
+            self.resolve_turn(tx, &row, engine, &seats, finals)?;
+        }
+        Ok(())
+    }
+
+    /// What a user has sent this turn in a game (their own hidden action).
+    pub fn own_pending(&self, game_id: GameId, user_id: &str) -> Result<Option<String>, HostError> {
+        self.store.read(|tx| {
+            let row = running_game(tx, game_id)?;
+            let seats = tx.seats(game_id)?;
+            let Some(seat) = seat_of_user(&seats, user_id) else {
+                return Ok(None);
+            };
+            let engine = self.engine_of(&row)?;
+            let pending = current_pending(tx, &row)?;
+            match pending.get(&seat) {
+                Some((a, _)) => {
+                    Ok(Some(engine.describe_action(seat, a).map_err(|source| {
+                        HostError::Corrupt { game_id, source }
+                    })?))
+                }
+                None => Ok(None),
+            }
+        })
+    }
+}
+
+/// A running game or a user error saying what state it is in.
+pub(super) fn running_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, HostError> {
+    let row = require_game(tx, game_id)?;
+    match row.status {
+        GameStatus::Running => Ok(row),
+        GameStatus::Lobby => Err(HostError::user(format!(
+            "{} has not started yet; its creator starts it once every seat is taken.",
+            game_label(&row)
+        ))),
+        s => Err(HostError::user(format!(
+            "{} is {}.",
+            game_label(&row),
+            s.as_str()
+        ))),
+    }
+}
+
+/// The pending actions of the game's current turn by seat: (action, final).
+/// Rows left from an earlier turn are ignored; a row whose JSON is unreadable
+/// is reported as corrupt rather than dropped.
+pub(super) fn current_pending(
+    tx: &Tx<'_>,
+    row: &GameRow,
+) -> Result<BTreeMap<Seat, (Value, bool)>, HostError> {
+    let mut out = BTreeMap::new();
+    for p in tx.pending(row.id)? {
+        if p.turn != row.turn {
+            continue;
+        }
+        let v: Value = serde_json::from_str(&p.action).map_err(|e| HostError::Corrupt {
+            game_id: row.id,
+            source: super::registry::DecodeError {
+                kind: "pending",
+                what: "action",
+                reason: format!("seat {}: {e}", p.seat),
+            },
+        })?;
+        out.insert(p.seat, (v, p.is_final));
+    }
+    Ok(out)
+}
+
+/// Whether any seat held by a person sent something this turn (even a
+/// partial action): the game is not abandoned.
+fn people_acted(seats: &[SeatRow], pending: &BTreeMap<Seat, (Value, bool)>) -> bool {
+    pending.keys().any(|seat| {
+        seats
+            .iter()
+            .any(|s| s.seat == *seat && matches!(s.occupant, Occupant::User(_)))
+    })
+}
+
+/// "Alice" for a seat, or "seat 2" if it is somehow empty.
+pub(super) fn seat_display(seats: &[SeatRow], seat: Seat) -> String {
+    seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .map(|s| s.display_name.clone())
+        .unwrap_or_else(|| format!("seat {}", seat + 1))
+}
+
+fn timeout_words(p: TimeoutPolicy) -> &'static str {
+    match p {
+        TimeoutPolicy::Default => "a seat that has not moved gets the default action",
+        TimeoutPolicy::Ai => "an AI moves for a seat that has not moved",
+        TimeoutPolicy::Forfeit => "a seat that has not moved forfeits",
+    }
+}

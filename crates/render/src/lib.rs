@@ -1,0 +1,79 @@
+//! Images for the front-ends: SVG built per game, rasterised to PNG.
+
+pub mod board;
+pub mod diplomacy;
+pub mod puzzle;
+pub mod svg;
+
+pub use board::{BoardImage, board_png, orders_png, orders_png_from_report};
+pub use diplomacy::render_diplomacy_png;
+pub use puzzle::{puzzle_svg, render_puzzle_png};
+
+use host::AnyGame;
+
+/// Draws the board image of a game of the kind it is registered for.
+pub type BoardRenderer = fn(&dyn AnyGame) -> Result<BoardImage, RenderError>;
+
+/// The board renderers, by the name a kind gives as its `Game::BOARD_IMAGE`
+/// (the engines name their renderer, never depend on it): a kind with an
+/// image adds its one line here.
+const BOARD_RENDERERS: &[(&str, BoardRenderer)] = &[
+    ("puzzle-fields", board::puzzle_fields),
+    ("diplomacy-map", board::diplomacy_map),
+];
+
+/// The renderer registered under `name`, if any.
+pub fn board_renderer(name: &str) -> Option<BoardRenderer> {
+    BOARD_RENDERERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, draw)| *draw)
+}
+
+/// Whether a kind whose `Game::BOARD_IMAGE` is `name` has a board image (so
+/// a caller can skip loading a state that [`board_png`] would not draw).
+pub fn has_board_image(name: Option<&str>) -> bool {
+    name.and_then(board_renderer).is_some()
+}
+
+/// Why an image could not be produced.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The SVG text could not be parsed.
+    #[error("invalid SVG: {0}")]
+    Svg(String),
+    /// The image would have no pixels (or too many).
+    #[error("cannot make a {0}x{1} image")]
+    Size(u32, u32),
+    /// The game's state could not be read back as its engine's type.
+    #[error("cannot read the game to draw it: {0}")]
+    State(String),
+    /// The PNG encoder failed.
+    #[error("PNG encoding failed: {0}")]
+    Png(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use host::Registry;
+
+    /// Every board image a registered kind names has a renderer, and every
+    /// renderer is named by a kind: a typo on either side fails here.
+    #[test]
+    fn every_board_image_hook_has_its_renderer() {
+        let registry = Registry::standard();
+        let hooks: Vec<&str> = registry
+            .names()
+            .into_iter()
+            .filter_map(|k| registry.get(k).unwrap().board_image)
+            .collect();
+        for hook in &hooks {
+            assert!(board_renderer(hook).is_some(), "no renderer for {hook}");
+        }
+        for (name, _) in BOARD_RENDERERS {
+            assert!(hooks.contains(name), "no kind draws with {name}");
+        }
+        assert!(!has_board_image(None) && !has_board_image(Some("no-such")));
+    }
+}

@@ -1,0 +1,67 @@
+//! Rasterising SVG to PNG with `resvg`, with one embedded font so text
+//! renders the same on every machine (no system font lookup).
+//!
+//! The font is DejaVu Sans Mono Bold (free licence, see
+//! `assets/fonts/DejaVu-LICENSE.txt`).
+
+use super::RenderError;
+use resvg::{tiny_skia, usvg};
+use std::sync::{Arc, OnceLock};
+
+/// The embedded font file.
+pub static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSansMono-Bold.ttf");
+
+/// The family name SVG text must use (`font-family`).
+pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
+
+/// The font database, built once (parsing the font for every image would be wasted work).
+fn fontdb() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(FONT.to_vec());
+        db.set_monospace_family(FONT_FAMILY);
+        db.set_sans_serif_family(FONT_FAMILY);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// Largest width or height accepted, so a bad SVG cannot ask for gigabytes.
+pub const MAX_SIDE: u32 = 4096;
+
+/// Renders an SVG document to PNG bytes at its own size.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    let opt = usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        fontdb: fontdb(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+        return Err(RenderError::Size(w, h));
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(RenderError::Size(w, h))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// Escapes text for use inside SVG elements and attributes.
+pub fn escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&apos;"),
+            _ => o.push(c),
+        }
+    }
+    o
+}
