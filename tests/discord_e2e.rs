@@ -63,7 +63,7 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
 async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     let h = Harness::start().await;
     let ch = CH + 1;
-    let id = lobby_with_bob(&h, ch, "hands", vec![]).await;
+    let id = lobby_with_bob(&h, ch, "rps", vec![]).await;
     // Only the creator starts.
     let lobby = channel_msg(&h.fake, ch, "Bob joined").await;
     assert!(
@@ -110,10 +110,10 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     dm_with(&h.fake, BOB, "`stone` is not a throw").await;
     h.fake.dm(BOB, &format!("#{id} rock"));
     dm_with(&h.fake, BOB, "Recorded").await;
-    channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
+    channel_msg(&h.fake, ch, "Round 1: paper vs rock").await;
     // The private part of the report goes to Alice only.
-    dm_with(&h.fake, ALICE, "Secret note").await;
-    assert_eq!(count_in_channel(&h.fake, ch, "Secret note"), 0);
+    dm_with(&h.fake, ALICE, "You threw").await;
+    assert_eq!(count_in_channel(&h.fake, ch, "You threw"), 0);
 
     // A button of turn 0 is stale now.
     assert!(
@@ -138,7 +138,7 @@ async fn closed_dms_get_a_channel_prompt_without_secrets() {
     let h = Harness::start().await;
     let ch = CH + 2;
     h.fake.close_dms(BOB);
-    lobby_with_bob(&h, ch, "hands", vec![]).await;
+    lobby_with_bob(&h, ch, "rps", vec![]).await;
     start(&h, ch).await;
     let notice = channel_msg(&h.fake, ch, "DMs are closed").await;
     assert!(notice.content().contains(&format!("<@{BOB}>")));
@@ -159,7 +159,7 @@ async fn closed_dms_get_a_channel_prompt_without_secrets() {
     );
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     press(&h.fake, ALICE, &pa, "paper");
-    channel_msg(&h.fake, ch, "Round 1: paper against scissors").await;
+    channel_msg(&h.fake, ch, "Round 1: paper vs scissors").await;
     h.finish().await;
 }
 
@@ -219,7 +219,7 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
     lobby_with_bob(
         &h,
         ch,
-        "hands",
+        "rps",
         vec![opt("options", 3, json!("{\"wins\": 2}"))],
     )
     .await;
@@ -232,7 +232,7 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
     h.restart().await;
     // Bob's move (a DM to the new bot) completes the turn with Alice's pending move.
     h.fake.dm(BOB, "scissors");
-    channel_msg(&h.fake, ch, "Round 1: rock against scissors").await;
+    channel_msg(&h.fake, ch, "Round 1: rock vs scissors").await;
     let pa2 = dm_with(&h.fake, ALICE, "Score 1-0").await;
     let pb2 = dm_with(&h.fake, BOB, "Score 1-0").await;
     press(&h.fake, ALICE, &pa2, "rock");
@@ -262,7 +262,7 @@ async fn a_crash_between_send_and_mark_posts_nothing_twice() {
     lobby_with_bob(
         &h,
         ch,
-        "hands",
+        "rps",
         vec![opt("options", 3, json!("{\"wins\": 1}"))],
     )
     .await;
@@ -317,7 +317,7 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
     lobby_with_bob(
         &h,
         ch,
-        "hands",
+        "rps",
         vec![opt("options", 3, json!("{\"wins\": 3}"))],
     )
     .await;
@@ -330,14 +330,14 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
     let text = command(&h.fake, ALICE, ch, &["game", "history"], json!([])).await;
     assert!(text.contains("page 1 of 1"), "{text}");
     assert!(
-        text.contains("**1.**") && text.contains("Round 1: paper against rock"),
+        text.contains("**1.**") && text.contains("Round 1: paper vs rock"),
         "{text}"
     );
-    assert!(text.contains("You (Hand 1): `paper`"), "{text}");
+    assert!(text.contains("You (Player 1): `paper`"), "{text}");
     assert!(!text.contains("`rock`"), "Bob's throw is his own: {text}");
     let text = command(&h.fake, BOB, ch, &["game", "history"], json!([])).await;
     assert!(
-        text.contains("You (Hand 2): `rock`") && !text.contains("`paper`"),
+        text.contains("You (Player 2): `rock`") && !text.contains("`paper`"),
         "{text}"
     );
     let page = json!([opt("page", 4, json!(2))]);
@@ -352,7 +352,7 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
 async fn a_deadline_resolves_the_turn_and_reminds_first() {
     let h = Harness::start().await;
     let ch = CH + 5;
-    lobby_with_bob(&h, ch, "hands", vec![opt("deadline", 3, json!("10m"))]).await;
+    lobby_with_bob(&h, ch, "rps", vec![opt("deadline", 3, json!("10m"))]).await;
     start(&h, ch).await;
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     press(&h.fake, ALICE, &pa, "paper");
@@ -364,7 +364,7 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     // Past the deadline: Bob gets the default (rock) and the turn resolves.
     h.advance(2 * 60_000);
     channel_msg(&h.fake, ch, "Time is up").await;
-    channel_msg(&h.fake, ch, "Round 1: paper against rock").await;
+    channel_msg(&h.fake, ch, "Round 1: paper vs rock").await;
     h.finish().await;
 }
 
@@ -372,7 +372,7 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
 async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
     let h = Harness::start().await;
     let ch = CH + 6;
-    lobby_with_bob(&h, ch, "hands", vec![]).await;
+    lobby_with_bob(&h, ch, "rps", vec![]).await;
     start(&h, ch).await;
     let pb = dm_with(&h.fake, BOB, "Your move").await;
     let refused = command(&h.fake, BOB, ch, &["game", "abort"], json!([])).await;
@@ -398,7 +398,7 @@ async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
     );
     let r = h.fake.reply_text(&t).await;
     assert!(
-        r.contains("no game called `chess`") && r.contains("hands"),
+        r.contains("no game called `chess`") && r.contains("rps"),
         "{r}"
     );
     let replies = h.fake.replies(&t).await;
@@ -474,7 +474,7 @@ async fn short_deadlines_are_refused_and_an_abandoned_game_is_ended() {
     let ch = CH + 11;
     for (kind, deadline, min) in [
         ("battle", "1s", "30 s"),
-        ("hands", "10s", "30 s"),
+        ("rps", "10s", "30 s"),
         ("diplomacy", "5m", "10 min"),
     ] {
         let t = h.fake.slash(
@@ -496,11 +496,11 @@ async fn short_deadlines_are_refused_and_an_abandoned_game_is_ended() {
 
     // Nobody moves: two turns are played by the default action, the third
     // deadline ends the game.
-    lobby_with_bob(&h, ch, "hands", vec![opt("deadline", 3, json!("30s"))]).await;
+    lobby_with_bob(&h, ch, "rps", vec![opt("deadline", 3, json!("30s"))]).await;
     start(&h, ch).await;
     for round in 1..=2 {
         h.advance(30_000);
-        channel_msg(&h.fake, ch, &format!("Round {round}: rock against rock")).await;
+        channel_msg(&h.fake, ch, &format!("Round {round}: rock vs rock")).await;
     }
     h.advance(30_000);
     let over = channel_msg(&h.fake, ch, "aborted as abandoned").await;

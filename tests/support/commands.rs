@@ -33,7 +33,7 @@ pub fn press(fake: &FakeDiscord, user: u64, msg: &Msg, label: &str) -> String {
     fake.click(user, msg.id, &id)
 }
 
-/// The game id in a reply like `Created hands #12. …`.
+/// The game id in a reply like `Created rps #12. …`.
 pub fn game_id(reply: &str) -> i64 {
     reply
         .split('#')

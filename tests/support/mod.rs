@@ -43,9 +43,7 @@ pub struct Harness {
 
 /// The test engines plus every engine gamehost ships.
 pub fn registry() -> Registry {
-    Registry::standard()
-        .with::<games::Hands>()
-        .with::<games::Nim>()
+    Registry::standard().with::<rps::Rps>().with::<games::Nim>()
 }
 
 impl Harness {

@@ -1,6 +1,6 @@
 //! Images for the front-ends: SVG built per game, rasterised to PNG.
 
-pub mod board;
+mod board;
 pub mod diplomacy;
 pub mod puzzle;
 pub mod svg;

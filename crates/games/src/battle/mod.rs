@@ -16,7 +16,7 @@
 
 pub mod ai;
 pub mod engine;
-pub mod notation;
+mod notation;
 pub mod rules;
 pub mod solver;
 

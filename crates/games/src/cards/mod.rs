@@ -4,9 +4,9 @@
 //! for the rules (and how the spec's end condition is read), [`solver`] for
 //! the exact solver the `exact` AI uses, [`deal`] for the options.
 
-pub mod ai;
+mod ai;
 pub mod deal;
-pub mod lanes;
+mod lanes;
 pub mod notation;
 pub mod rules;
 pub mod solver;

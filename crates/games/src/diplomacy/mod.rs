@@ -7,7 +7,7 @@
 //! - [`record`]: adjudication of `datc.jsonl`-shaped records (CLI, tests);
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
-pub mod ai;
+mod ai;
 pub mod game;
 pub mod geo;
 pub mod judge;

@@ -9,7 +9,7 @@ pub mod garbage;
 pub mod groups;
 pub mod notation;
 pub mod record;
-pub mod text;
+mod text;
 
 use crate::seam::{
     ActionChoice, ActionError, AiBudget, ChoiceStyle, Game, OptionsError, Outcome, Seat,

@@ -7,11 +7,11 @@
 //! Every AI draws its randomness from a generator seeded with the `seed`
 //! the host passes, so with an iteration budget it is deterministic.
 
-pub mod eval;
+pub(crate) mod eval;
 pub mod greedy;
 pub mod mc;
-pub mod random;
-pub mod search;
+mod random;
+mod search;
 
 use super::BattleAction;
 use super::Draft;

@@ -9,9 +9,9 @@
 //! Rules follow the 2023 rulebook and the DATC v3.0 preferred options; each
 //! choice is documented where it is made.
 
-pub mod adjust;
-pub mod movement;
-pub mod retreat;
+pub(crate) mod adjust;
+mod movement;
+pub(crate) mod retreat;
 
 pub use adjust::{AdjustResult, adjudicate_adjustments};
 pub use movement::{Dislodgement, MovementResult, adjudicate_movement};
