@@ -143,7 +143,7 @@ pub fn orders_png(
         let m = Map::standard();
         let mut orders = Vec::new();
         for (&seat, action) in actions {
-            let Some(p) = Power::from_index(seat) else {
+            let Some(p) = g.power_of_seat(seat) else {
                 continue;
             };
             let a: DiplomacyAction = serde_json::from_value(action.clone())

@@ -36,9 +36,11 @@ mod detail;
 mod phases;
 mod state;
 mod validate;
+mod variant;
 mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
+pub use variant::{Setup, setup};
 
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{Dislodgement, PhaseKind, adjust::adjustment_count, retreat::retreat_options};
@@ -64,6 +66,12 @@ pub struct DiplomacyOptions {
     pub adjustment_hours: u32,
     /// Deadline extensions players may ask for per phase (1; 0 = none).
     pub extensions: u32,
+    /// A variant on the classic map: `classic` (default), `fva` (France vs
+    /// Austria), `gvi` (Germany vs Italy) or `etv` (England vs Turkey).
+    pub variant: String,
+    /// The classic game with only these powers (names or initials, comma
+    /// separated, at least two); the others' centres start neutral.
+    pub powers: String,
 }
 
 impl Default for DiplomacyOptions {
@@ -74,6 +82,8 @@ impl Default for DiplomacyOptions {
             movement_hours: 48,
             adjustment_hours: 24,
             extensions: 1,
+            variant: String::new(),
+            powers: String::new(),
         }
     }
 }
@@ -115,6 +125,11 @@ pub struct DiplomacyAction {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Diplomacy {
     options: DiplomacyOptions,
+    /// The power each seat plays (seat `i` plays `seats[i]`): all seven in
+    /// the classic game, fewer in a variant. Games saved before variants
+    /// had all seven.
+    #[serde(default = "all_powers")]
+    seats: Vec<Power>,
     year: u16,
     season: Season,
     phase: PhaseKind,
@@ -140,6 +155,10 @@ const MAX_ERRORS_LISTED: usize = 5;
 
 /// Consecutive missed movement phases that put a power in civil disorder.
 pub const MISSES_FOR_DISORDER: u8 = 2;
+
+fn all_powers() -> Vec<Power> {
+    Power::ALL.to_vec()
+}
 
 fn map() -> &'static Map {
     Map::standard()
@@ -203,8 +222,10 @@ impl Game for Diplomacy {
     const DEFAULT_TURN_SECONDS: u64 = 86_400;
     const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
 
-    fn seat_count(_options: &Self::Options) -> usize {
-        7
+    /// Seven in the classic game; a variant's or `powers`' count otherwise
+    /// (invalid options are refused by `new_game`, which says why).
+    fn seat_count(options: &Self::Options) -> usize {
+        setup(map(), &options.variant, &options.powers).map_or(7, |s| s.powers.len())
     }
 
     fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
@@ -214,16 +235,20 @@ impl Game for Diplomacy {
             ));
         }
         let m = map();
+        let start = setup(m, &options.variant, &options.powers)?;
+        // The playing powers own their home centres; every other centre
+        // starts neutral.
         let mut owners = vec![None; m.province_count()];
         for (i, p) in m.provinces().iter().enumerate() {
-            owners[i] = p.home;
+            owners[i] = p.home.filter(|h| start.powers.contains(h));
         }
         Ok(Diplomacy {
             options,
+            seats: start.powers,
             year: 1901,
             season: Season::Spring,
             phase: PhaseKind::Movement,
-            units: starting_units(m),
+            units: start.units,
             owners,
             dislodged: Vec::new(),
             standoffs: Vec::new(),
@@ -237,16 +262,14 @@ impl Game for Diplomacy {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        Power::from_index(seat)
+        self.power_of_seat(seat)
             .map(|p| p.name().to_string())
             .unwrap_or_else(|| format!("Seat {seat}"))
     }
 
     fn awaiting(&self) -> Vec<Seat> {
-        Power::ALL
-            .iter()
-            .filter(|&&p| self.power_needs_to_act(p))
-            .map(|p| p.index())
+        (0..self.seats.len())
+            .filter(|&seat| self.power_needs_to_act(self.seats[seat]))
             .collect()
     }
 
@@ -332,8 +355,8 @@ impl Game for Diplomacy {
 
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
         let mut text = String::new();
-        if let Some(p) = Power::from_index(seat) {
-            self.disorder[seat] = true;
+        if let Some(p) = self.power_of_seat(seat) {
+            self.disorder[p.index()] = true;
             let _ = writeln!(
                 text,
                 "{p} has left the game; its units are in civil disorder."
@@ -349,28 +372,30 @@ impl Game for Diplomacy {
 
     /// Open: a surviving power in civil disorder in a game still going on.
     fn seat_open(&self, seat: Seat) -> bool {
-        Power::from_index(seat)
-            .is_some_and(|p| self.outcome.is_none() && self.disorder[seat] && self.alive(p))
+        self.power_of_seat(seat)
+            .is_some_and(|p| self.outcome.is_none() && self.disorder[p.index()] && self.alive(p))
     }
 
     /// In play: alive and not in civil disorder.
     fn seat_in_play(&self, seat: Seat) -> bool {
-        Power::from_index(seat).is_some_and(|p| !self.disorder[seat] && self.alive(p))
+        self.power_of_seat(seat)
+            .is_some_and(|p| !self.disorder[p.index()] && self.alive(p))
     }
 
     /// The power leaves civil disorder with no missed deadlines counted. It
     /// is awaited again at once: in the current phase already if it has
     /// something to do (a unit to order, a retreat, an adjustment).
     fn take_over(&mut self, seat: Seat) -> bool {
-        if !self.seat_open(seat) {
+        let Some(p) = self.power_of_seat(seat).filter(|_| self.seat_open(seat)) else {
             return false;
-        }
-        self.disorder[seat] = false;
-        self.missed_moves[seat] = 0;
+        };
+        let i = p.index();
+        self.disorder[i] = false;
+        self.missed_moves[i] = 0;
         // Whoever takes the seat decides its draw vote from now on: the
         // one who left may have voted, and nobody can see that vote.
-        self.ai_held[seat] = false;
-        self.draw_votes[seat] = false;
+        self.ai_held[i] = false;
+        self.draw_votes[i] = false;
         true
     }
 
@@ -397,7 +422,7 @@ impl Game for Diplomacy {
             ai: true,
             ..Default::default()
         };
-        let Some(power) = Power::from_index(seat) else {
+        let Some(power) = self.power_of_seat(seat) else {
             return a;
         };
         if level == "hold" {

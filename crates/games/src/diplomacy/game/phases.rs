@@ -28,11 +28,10 @@ impl Diplomacy {
         }
     }
 
+    /// The seats whose powers are still in the game.
     pub(super) fn survivors(&self) -> Vec<Seat> {
-        Power::ALL
-            .iter()
-            .filter(|p| self.alive(**p))
-            .map(|p| p.index())
+        (0..self.seats.len())
+            .filter(|&seat| self.alive(self.seats[seat]))
             .collect()
     }
 
@@ -47,13 +46,13 @@ impl Diplomacy {
             }
         }
         let _ = write!(report, "\nCentres:");
-        for p in Power::ALL {
+        for p in self.seats.clone() {
             let _ = write!(report, " {} {}", p.name(), self.centre_count(p));
         }
         report.push('\n');
-        for p in Power::ALL {
+        for (seat, p) in self.seats.clone().into_iter().enumerate() {
             if self.centre_count(p) as u32 >= self.options.victory_centres {
-                self.outcome = Some(Outcome::Win(p.index()));
+                self.outcome = Some(Outcome::Win(seat));
                 let _ = writeln!(
                     report,
                     "{p} controls {} centres and wins!",
@@ -90,12 +89,14 @@ impl Diplomacy {
         if self.outcome.is_some() {
             return;
         }
-        let active: Vec<Power> = Power::ALL
+        let active: Vec<Power> = self
+            .seats
             .iter()
             .copied()
             .filter(|&p| self.alive(p) && !self.disorder[p.index()])
             .collect();
-        let alive: Vec<Power> = Power::ALL
+        let alive: Vec<Power> = self
+            .seats
             .iter()
             .copied()
             .filter(|&p| self.alive(p))
@@ -107,7 +108,9 @@ impl Diplomacy {
                 active[0]
             };
             let _ = writeln!(report, "{w} is the last power playing and wins.");
-            self.outcome = Some(Outcome::Win(w.index()));
+            if let Some(seat) = self.seat_of(w) {
+                self.outcome = Some(Outcome::Win(seat));
+            }
         }
     }
 
@@ -154,23 +157,25 @@ impl Diplomacy {
             let Some(p) = Power::from_index(seat) else {
                 continue;
             };
+            // The per-power records are indexed by power, not seat.
+            let i = p.index();
             if self.phase == PhaseKind::Movement {
                 if a.missed {
-                    self.missed_moves[seat] = self.missed_moves[seat].saturating_add(1);
-                    if self.missed_moves[seat] >= MISSES_FOR_DISORDER && !self.disorder[seat] {
-                        self.disorder[seat] = true;
+                    self.missed_moves[i] = self.missed_moves[i].saturating_add(1);
+                    if self.missed_moves[i] >= MISSES_FOR_DISORDER && !self.disorder[i] {
+                        self.disorder[i] = true;
                         let _ = writeln!(
                             text,
                             "{p} missed {MISSES_FOR_DISORDER} movement deadlines in a row and is in civil disorder until someone takes the seat."
                         );
                     }
                 } else {
-                    self.missed_moves[seat] = 0;
+                    self.missed_moves[i] = 0;
                 }
             }
-            self.ai_held[seat] = a.ai;
+            self.ai_held[i] = a.ai;
             if let Some(v) = a.draw {
-                self.draw_votes[seat] = v;
+                self.draw_votes[i] = v;
             }
         }
         let detail;
@@ -258,12 +263,12 @@ impl Diplomacy {
             let s = self.survivors();
             // Powers in civil disorder or played by the AI count as accepting;
             // the others must all agree, and at least one must have voted.
-            let voters: Vec<Seat> = s
+            let voters: Vec<usize> = s
                 .iter()
-                .copied()
-                .filter(|&p| !self.disorder[p] && !self.ai_held[p])
+                .map(|&seat| self.seats[seat].index())
+                .filter(|&i| !self.disorder[i] && !self.ai_held[i])
                 .collect();
-            if !voters.is_empty() && voters.iter().all(|&p| self.draw_votes[p]) {
+            if !voters.is_empty() && voters.iter().all(|&i| self.draw_votes[i]) {
                 let _ = writeln!(text, "All surviving powers agreed to a draw.");
                 self.outcome = Some(Outcome::Draw(s));
             }

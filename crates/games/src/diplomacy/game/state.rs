@@ -47,6 +47,21 @@ impl Diplomacy {
     pub fn centre_count(&self, p: Power) -> usize {
         self.owners.iter().filter(|o| **o == Some(p)).count()
     }
+    /// The power seat `seat` plays (`None` past the last seat).
+    pub fn power_of_seat(&self, seat: Seat) -> Option<Power> {
+        self.seats.get(seat).copied()
+    }
+
+    /// The seat playing `power` (`None` when the variant leaves it out).
+    pub fn seat_of(&self, power: Power) -> Option<Seat> {
+        self.seats.iter().position(|&p| p == power)
+    }
+
+    /// The powers on the board, in seat order.
+    pub fn playing_powers(&self) -> &[Power] {
+        &self.seats
+    }
+
     /// Whether a power is still in the game (has units or centres).
     pub fn alive(&self, p: Power) -> bool {
         self.centre_count(p) > 0 || self.units.iter().any(|u| u.power == p)
@@ -93,7 +108,7 @@ impl Diplomacy {
         let m = map();
         let mut orders = Vec::new();
         for (&seat, a) in actions {
-            let Some(p) = Power::from_index(seat) else {
+            let Some(p) = self.power_of_seat(seat) else {
                 continue;
             };
             for o in &a.orders {

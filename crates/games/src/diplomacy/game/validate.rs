@@ -197,7 +197,7 @@ impl Diplomacy {
         seat: Seat,
         text: &str,
     ) -> Result<DiplomacyAction, ActionError> {
-        let Some(power) = Power::from_index(seat) else {
+        let Some(power) = self.power_of_seat(seat) else {
             return Err(err(
                 format!("Seat {seat} is not a power."),
                 "Seats are 0 (Austria) to 6 (Turkey).",
@@ -280,7 +280,7 @@ impl Diplomacy {
         seat: Seat,
         action: &DiplomacyAction,
     ) -> Result<(), ActionError> {
-        let Some(power) = Power::from_index(seat) else {
+        let Some(power) = self.power_of_seat(seat) else {
             return Err(err(
                 format!("Seat {seat} is not a power."),
                 "Seats are 0 to 6.",

@@ -2,7 +2,6 @@
 //! offered to the power whose turn it is.
 
 use super::{Diplomacy, map};
-use crate::diplomacy::geo::Power;
 use crate::diplomacy::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use crate::diplomacy::order::{Order, OrderKind, unit_name};
 use crate::seam::{ActionChoice, ChoiceStyle, Game, Outcome, Seat, View};
@@ -13,7 +12,7 @@ impl Diplomacy {
     pub(super) fn board_view(&self, viewer: Option<Seat>) -> View {
         let m = map();
         let mut board = format!("{}\n", self.phase_name());
-        for p in Power::ALL {
+        for &p in &self.seats {
             if !self.alive(p) {
                 continue;
             }
@@ -62,7 +61,13 @@ impl Diplomacy {
             && self.awaiting().contains(&seat)
         {
             {
-                let power = Power::ALL[seat];
+                let Some(power) = self.power_of_seat(seat) else {
+                    return View {
+                        board,
+                        status,
+                        choices,
+                    };
+                };
                 choices.push(ActionChoice {
                     label: "Done".into(),
                     text: "done".into(),
