@@ -35,7 +35,7 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 WORLD_ATLAS = "world-atlas@2.0.2"
 
 # The canvas: projected (unit-sphere LCC) window and pixels per unit.
-X0, X1, Y0, Y1 = -0.355, 0.435, -0.35, 0.39
+X0, X1, Y0, Y1 = -0.39, 0.435, -0.35, 0.39
 SCALE = 1460.0
 WIDTH = round((X1 - X0) * SCALE)
 HEIGHT = round((Y1 - Y0) * SCALE)
