@@ -263,12 +263,12 @@ def anchors_for(regions, anchors, locations, provinces):
     unit, label, sc = {}, {}, {}
     for abbr, kind, has_sc in provinces:
         main = main_polygon(regions[abbr])
-        s = authored_any(anchors, "sc", abbr) if has_sc else None
+        s = inside(regions[abbr], authored_any(anchors, "sc", abbr)) if has_sc else None
         if has_sc:
             s = s or free_point(main, [], 0)
             sc[abbr] = s
         keep_clear = [s] if s else []
-        u = authored_any(anchors, "unit", abbr) or free_point(main, keep_clear, 18)
+        u = inside(regions[abbr], authored_any(anchors, "unit", abbr)) or free_point(main, keep_clear, 18)
         unit[abbr] = u
         label[abbr] = authored_any(anchors, "label", abbr) or free_point(main, keep_clear + [u], 18)
     for loc in locations:
@@ -278,6 +278,19 @@ def anchors_for(regions, anchors, locations, provinces):
                 sys.exit(f"split coast {loc} needs an authored unit point")
             unit[loc] = a
     return unit, label, sc
+
+
+def inside(polys, at):
+    """An authored point, moved just inside the province if it fell on the water (a port city)."""
+    if at is None:
+        return None
+    g = unary_union(polys)
+    if g.contains(Point(at)):
+        return at
+    from shapely.ops import nearest_points
+
+    q = nearest_points(g.buffer(-3), Point(at))[0]
+    return (round(q.x, 1), round(q.y, 1))
 
 
 def authored_any(anchors, k, name):

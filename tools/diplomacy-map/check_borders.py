@@ -100,6 +100,12 @@ def check(map_path, rules_path):
     for p, _, _ in provinces:
         if p not in d["unit"] or not geom[p].contains(Point(d["unit"][p])):
             problems.append(f"{p}: unit point missing or outside the province")
+    for p, at in d["sc"].items():
+        if not geom[p].contains(Point(at)):
+            problems.append(f"{p}: supply-centre point outside the province")
+    for p, at in d["label"].items():
+        if not geom[p].contains(Point(at)):
+            problems.append(f"{p}: label point outside the province")
     for pr in problems:
         print("BORDER:", pr)
     n_strait = len(straits)
