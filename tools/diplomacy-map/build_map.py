@@ -35,8 +35,8 @@ REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
 WORLD_ATLAS = "world-atlas@2.0.2"
 
 # The canvas: projected (unit-sphere LCC) window and pixels per unit.
-X0, X1, Y0, Y1 = -0.39, 0.435, -0.35, 0.39
-SCALE = 1460.0
+X0, X1, Y0, Y1 = -0.405, 0.36, -0.355, 0.375
+SCALE = 1560.0
 WIDTH = round((X1 - X0) * SCALE)
 HEIGHT = round((Y1 - Y0) * SCALE)
 
@@ -46,7 +46,7 @@ SIMPLIFY = 0.45  # px: coverage simplification tolerance
 
 def px(lon, lat):
     """Board pixel of a lon/lat point (x right, y down)."""
-    x, y = proj.lcc(lon, lat)
+    x, y = proj.lens(*proj.lcc(lon, lat))
     return ((x - X0) * SCALE, (Y1 - y) * SCALE)
 
 

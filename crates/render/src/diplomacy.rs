@@ -21,9 +21,9 @@ use std::sync::OnceLock;
 pub static BOARD_DATA: &str = include_str!("../../../assets/diplomacy/standard-map.txt");
 
 /// Canvas width (the board data's `canvas` line; the board test checks they agree).
-pub const WIDTH: f64 = 1204.0;
+pub const WIDTH: f64 = 1193.0;
 /// Canvas height.
-pub const HEIGHT: f64 = 1080.0;
+pub const HEIGHT: f64 = 1139.0;
 
 /// The colour of a power's units and tint.
 pub fn power_colour(p: Power) -> (&'static str, &'static str) {

@@ -299,11 +299,19 @@ fn the_regions_tile_the_canvas_without_gaps_or_overlaps() {
         .sum();
     let canvas = WIDTH * HEIGHT;
     assert!(
-        (total - canvas).abs() < canvas * 1e-4,
+        (total - canvas).abs() < 5.0,
         "regions cover {total:.0} of {canvas:.0} px²"
     );
-    // Every probe point lies in exactly one region (probes off the 0.1 px grid
-    // of the data, so none sits on an outline).
+    // Every probe point lies in exactly one region; a probe within 0.05 px of
+    // an outline is ambiguous (the data is rounded to 0.1 px) and skipped.
+    let idx = Segments::new(b);
+    let on_outline = |p: Pt| {
+        let cell = ((p.0 / CELL).floor() as i64, (p.1 / CELL).floor() as i64);
+        idx.grid.get(&cell).is_some_and(|v| {
+            v.iter()
+                .any(|&i| seg_dist(p, idx.segs[i].0, idx.segs[i].1) < 0.05)
+        })
+    };
     let boxes: Vec<(f64, f64, f64, f64)> = b
         .regions
         .iter()
@@ -327,7 +335,7 @@ fn the_regions_tile_the_canvas_without_gaps_or_overlaps() {
                 .filter(|(_, bx)| x >= bx.0 && x <= bx.2 && y >= bx.1 && y <= bx.3)
                 .filter(|(r, _)| inside(&r.rings, (x, y)))
                 .count();
-            if n != 1 {
+            if n != 1 && !on_outline((x, y)) {
                 bad.push(format!("({x:.1}, {y:.1}) lies in {n} regions"));
             }
             x += 9.0;
