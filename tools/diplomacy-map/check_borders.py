@@ -103,6 +103,9 @@ def check(map_path, rules_path):
     for p, at in d["sc"].items():
         if not geom[p].contains(Point(at)):
             problems.append(f"{p}: supply-centre point outside the province")
+    for p, at in d["dislodged"].items():
+        if not geom[p].contains(Point(at)):
+            problems.append(f"{p}: dislodged point outside the province")
     for p, at in d["label"].items():
         if not geom[p].contains(Point(at)):
             problems.append(f"{p}: label point outside the province")

@@ -10,7 +10,7 @@ def _pts(tokens):
 
 def read(path):
     """{'canvas': (w, h), 'polys': {owner: [Polygon]}, 'unit'/'label'/'sc': {name: (x, y)}, 'straits': [(a, b)]}"""
-    d = {"polys": {}, "unit": {}, "label": {}, "sc": {}, "straits": []}
+    d = {"polys": {}, "unit": {}, "label": {}, "sc": {}, "dislodged": {}, "straits": []}
     cur = None
     for raw in open(path):
         line = raw.split("#", 1)[0].strip()
@@ -24,7 +24,7 @@ def read(path):
             d["polys"].setdefault(w[1], []).append(cur)
         elif w[0] == "hole":
             cur[2].append(_pts(w[1:]))
-        elif w[0] in ("unit", "label", "sc"):
+        elif w[0] in ("unit", "label", "sc", "dislodged"):
             d[w[0]][w[1]] = (float(w[2]), float(w[3]))
         elif w[0] == "strait":
             d["straits"].append((w[1], w[2]))

@@ -77,6 +77,8 @@ pub struct Board {
     pub label: Vec<(f64, f64)>,
     /// Where a supply centre's marker goes, by province id (only centres have one).
     pub centre: Vec<Option<(f64, f64)>>,
+    /// Where a unit dislodged in a province is drawn (beside its attacker), by province id.
+    pub dislodged: Vec<(f64, f64)>,
     /// Adjacent provinces drawn with water between them instead of a border.
     pub straits: Vec<(u8, u8)>,
 }
@@ -107,6 +109,7 @@ impl Board {
         let mut unit = vec![None; map.location_count()];
         let mut label = vec![None; map.province_count()];
         let mut centre = vec![None; map.province_count()];
+        let mut dislodged = vec![None; map.province_count()];
         let mut straits = Vec::new();
         let number = |t: &str, n: usize| {
             t.parse::<f64>()
@@ -187,13 +190,13 @@ impl Board {
                         .ok_or_else(|| err(n, format!("{line:?}"), "unit <location> <x> <y>"))?;
                     unit[l as usize] = Some(point(n)?);
                 }
-                "label" | "sc" => {
+                "label" | "sc" | "dislodged" => {
                     let p = prov(words.get(1).copied().unwrap_or(""), n)?;
-                    let at = point(n)?;
-                    if words[0] == "label" {
-                        label[p as usize] = Some(at);
-                    } else {
-                        centre[p as usize] = Some(at);
+                    let at = Some(point(n)?);
+                    match words[0] {
+                        "label" => label[p as usize] = at,
+                        "sc" => centre[p as usize] = at,
+                        _ => dislodged[p as usize] = at,
                     }
                 }
                 "strait" => match words.get(1..) {
@@ -204,7 +207,7 @@ impl Board {
                     return Err(err(
                         n,
                         format!("unknown line kind {other:?}"),
-                        "canvas, region, hole, unit, label, sc or strait",
+                        "canvas, region, hole, unit, label, sc, dislodged or strait",
                     ));
                 }
             }
@@ -238,19 +241,21 @@ impl Board {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let label = label
-            .iter()
-            .enumerate()
-            .map(|(p, at)| {
-                at.ok_or_else(|| {
-                    err(
-                        0,
-                        format!("{} has no label", prov_name(p)),
-                        "a label line per province",
-                    )
+        let per_province = |points: Vec<Option<(f64, f64)>>, what: &str, expected| {
+            points
+                .iter()
+                .enumerate()
+                .map(|(p, at)| {
+                    at.ok_or_else(|| err(0, format!("{} has no {what}", prov_name(p)), expected))
                 })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let label = per_province(label, "label", "a label line per province")?;
+        let dislodged = per_province(
+            dislodged,
+            "dislodged point",
+            "a dislodged line per province",
+        )?;
         for (p, prov) in map.provinces().iter().enumerate() {
             if prov.sc != centre[p].is_some() {
                 return Err(err(
@@ -266,6 +271,7 @@ impl Board {
             unit,
             label,
             centre,
+            dislodged,
             straits,
         })
     }
@@ -329,6 +335,12 @@ impl MapPosition {
 /// Where a unit at location `l` stands (the canvas corner for an id the map lacks).
 fn pt(b: &Board, l: u8) -> (f64, f64) {
     b.unit.get(l as usize).copied().unwrap_or((0.0, 0.0))
+}
+
+/// Where a unit dislodged from location `l` is drawn.
+fn dislodged_pt(b: &Board, l: u8) -> (f64, f64) {
+    let p = Map::standard().prov_of(l);
+    b.dislodged.get(p as usize).copied().unwrap_or((0.0, 0.0))
 }
 
 /// The SVG document of a position.
@@ -448,12 +460,15 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     }
     // Orders under the units.
     for (_, o, ok) in &pos.orders {
-        draw_order(&mut s, b, o, *ok);
+        draw_order(&mut s, b, o, *ok, pos);
     }
     // Units.
-    let token = |s: &mut String, u: &Unit, dx: f64, dislodged: bool| {
-        let (x, y) = pt(b, u.loc);
-        let (x, y) = (x + dx, y + dx);
+    let token = |s: &mut String, u: &Unit, dislodged: bool| {
+        let (x, y) = if dislodged {
+            dislodged_pt(b, u.loc)
+        } else {
+            pt(b, u.loc)
+        };
         let col = power_colour(u.power).0;
         let ring = if dislodged {
             r##" stroke="#ff2020" stroke-width="3" stroke-dasharray="4,2""##
@@ -479,10 +494,10 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         );
     };
     for u in &pos.units {
-        token(&mut s, u, 0.0, false);
+        token(&mut s, u, false);
     }
     for u in &pos.dislodged {
-        token(&mut s, u, 14.0, true);
+        token(&mut s, u, true);
     }
     let _ = write!(
         s,
@@ -494,7 +509,7 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     Ok(s)
 }
 
-fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool) {
+fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool, pos: &MapPosition) {
     let Order::Unit { at, kind, .. } = *o else {
         if let Order::Build { at, .. } = *o {
             let (x, y) = pt(board, at);
@@ -505,7 +520,13 @@ fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool) {
         }
         return;
     };
-    let from = pt(board, at);
+    // Only dislodged units have orders while any are on the board (a retreat
+    // phase): those start where the dislodged unit is drawn.
+    let from = if pos.dislodged.iter().any(|u| u.loc == at) {
+        dislodged_pt(board, at)
+    } else {
+        pt(board, at)
+    };
     let shorten = |a: (f64, f64), b: (f64, f64), by: f64| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let d = (dx * dx + dy * dy).sqrt().max(1.0);

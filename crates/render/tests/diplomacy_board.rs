@@ -396,6 +396,14 @@ fn land_provinces_are_whole_and_their_points_inside_them() {
             problems.push(format!("the label of {} lies outside it", name(m, p)));
         }
     }
+    for (p, &at) in b.dislodged.iter().enumerate() {
+        if !in_province(b, p as u8, at) {
+            problems.push(format!(
+                "the dislodged point of {} lies outside it",
+                name(m, p)
+            ));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -417,6 +425,7 @@ fn broken_board_data_is_refused_with_the_line_and_what_was_expected() {
         ("canvas 10 10\nwhat 1 2\n", 2, "unknown line kind"),
         ("region par 0,0 1,0 1,1\n", 0, "no canvas line"),
         ("canvas 10 10\nregion par 0,0 1,0 1,1\n", 0, "has no region"),
+        ("canvas 10 10\ndislodged par 1\n", 2, "<x> <y>"),
     ];
     for (text, line, needle) in cases {
         let e = Board::parse(text, m).expect_err(text);
