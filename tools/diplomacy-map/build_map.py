@@ -362,8 +362,9 @@ def write(path, regions, unit, label, sc, dislodged, provinces, locations, strai
             "#   label <province> <x> <y>           where the province's name goes\n"
             "#   sc <province> <x> <y>              where the supply-centre marker goes\n"
             "#   dislodged <province> <x> <y>       where a unit dislodged there is drawn\n"
-            "#   strait <a> <b>                     adjacent provinces drawn without a shared border\n"
-            "#                                      (a crossing over water, e.g. Denmark-Sweden)\n"
+            "#   strait <a> <b> <x1> <y1> <x2> <y2> adjacent provinces drawn without a shared border:\n"
+            "#                                      a crossing over water (Denmark-Sweden), drawn\n"
+            "#                                      from (x1, y1) on a's coast to (x2, y2) on b's\n"
         )
         f.write(f"canvas {WIDTH} {HEIGHT}\n")
         owners = [p[0] for p in provinces] + ["~land", "~sea"]
@@ -373,7 +374,11 @@ def write(path, regions, unit, label, sc, dislodged, provinces, locations, strai
                 for h in p.interiors:
                     f.write(f"hole {fmt_ring(h.coords)}\n")
         for a, b in straits:
-            f.write(f"strait {a} {b}\n")
+            # The crossing is drawn between the nearest points of the two coasts.
+            from shapely.ops import nearest_points
+
+            p, q = nearest_points(unary_union(regions[a]), unary_union(regions[b]))
+            f.write(f"strait {a} {b} {p.x:.1f} {p.y:.1f} {q.x:.1f} {q.y:.1f}\n")
         for loc in locations:
             x, y = unit[loc]
             f.write(f"unit {loc} {x:g} {y:g}\n")

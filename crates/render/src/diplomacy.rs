@@ -80,7 +80,18 @@ pub struct Board {
     /// Where a unit dislodged in a province is drawn (beside its attacker), by province id.
     pub dislodged: Vec<(f64, f64)>,
     /// Adjacent provinces drawn with water between them instead of a border.
-    pub straits: Vec<(u8, u8)>,
+    pub straits: Vec<Strait>,
+}
+
+/// Adjacent provinces drawn with water between them: the crossing is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Strait {
+    /// The two provinces.
+    pub provinces: (u8, u8),
+    /// The crossing's end on the first province's coast.
+    pub from: (f64, f64),
+    /// The crossing's end on the second province's coast.
+    pub to: (f64, f64),
 }
 
 /// Why board data could not be read.
@@ -200,8 +211,18 @@ impl Board {
                     }
                 }
                 "strait" => match words.get(1..) {
-                    Some([a, b]) => straits.push((prov(a, n)?, prov(b, n)?)),
-                    _ => return Err(err(n, format!("{line:?}"), "strait <province> <province>")),
+                    Some([a, b, x1, y1, x2, y2]) => straits.push(Strait {
+                        provinces: (prov(a, n)?, prov(b, n)?),
+                        from: (number(x1, n)?, number(y1, n)?),
+                        to: (number(x2, n)?, number(y2, n)?),
+                    }),
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!("{line:?}"),
+                            "strait <province> <province> <x1> <y1> <x2> <y2>",
+                        ));
+                    }
                 },
                 other => {
                     return Err(err(
@@ -419,13 +440,26 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         }
     }
     s.push_str("</g>");
-    // Strait crossings: adjacent provinces with water between them.
-    for &(p, q) in &b.straits {
-        let (a, c) = (b.label[p as usize], b.label[q as usize]);
+    // Strait crossings: a dashed bar across the water, at least 18 px long so
+    // that a narrow strait's crossing is still seen.
+    for st in &b.straits {
+        let (a, c) = (st.from, st.to);
+        let mid = ((a.0 + c.0) / 2.0, (a.1 + c.1) / 2.0);
+        let (dx, dy) = (c.0 - a.0, c.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        let half = len.max(18.0) / 2.0;
+        let (ux, uy) = if len > 0.01 {
+            (dx / len, dy / len)
+        } else {
+            (1.0, 0.0)
+        };
         let _ = write!(
             s,
-            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#6b5e4a" stroke-width="1.5" stroke-dasharray="3,3"/>"##,
-            a.0, a.1, c.0, c.1
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#6b5e4a" stroke-width="2.5" stroke-dasharray="3,2"/>"##,
+            mid.0 - ux * half,
+            mid.1 - uy * half,
+            mid.0 + ux * half,
+            mid.1 + uy * half
         );
     }
     // Names and supply centres.

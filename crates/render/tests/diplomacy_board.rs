@@ -183,7 +183,10 @@ fn every_adjacent_pair_shares_a_border_and_no_other_pair_does() {
     let straits: HashSet<(usize, usize)> = b
         .straits
         .iter()
-        .map(|&(p, q)| (p.min(q) as usize, p.max(q) as usize))
+        .map(|st| {
+            let (p, q) = st.provinces;
+            (p.min(q) as usize, p.max(q) as usize)
+        })
         .collect();
     let impassable = |p: usize| p < 254 && m.prov(p as u8).terrain == Terrain::Impassable;
     let mut problems = Vec::new();
@@ -220,8 +223,10 @@ fn every_adjacent_pair_shares_a_border_and_no_other_pair_does() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // 206 adjacent province pairs (army or fleet) on the standard map.
+    // 206 adjacent province pairs (army or fleet) on the standard map; only
+    // Denmark-Sweden is crossed over water (the Sound).
     assert_eq!(pairs, 206);
+    assert_eq!(straits.len(), 1);
 }
 
 #[test]
@@ -426,6 +431,7 @@ fn broken_board_data_is_refused_with_the_line_and_what_was_expected() {
         ("region par 0,0 1,0 1,1\n", 0, "no canvas line"),
         ("canvas 10 10\nregion par 0,0 1,0 1,1\n", 0, "has no region"),
         ("canvas 10 10\ndislodged par 1\n", 2, "<x> <y>"),
+        ("canvas 10 10\nstrait den swe\n", 2, "<x1> <y1> <x2> <y2>"),
     ];
     for (text, line, needle) in cases {
         let e = Board::parse(text, m).expect_err(text);
