@@ -41,7 +41,7 @@ WIDTH = round((X1 - X0) * SCALE)
 HEIGHT = round((Y1 - Y0) * SCALE)
 
 MIN_PIECE = 6.0  # px^2: land or water pieces smaller than this are merged into a neighbour
-SIMPLIFY = 0.45  # px: coverage simplification tolerance
+SIMPLIFY = 0.8  # px: coverage simplification tolerance
 
 
 def px(lon, lat):

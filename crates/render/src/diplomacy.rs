@@ -411,7 +411,7 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         let col = colour(r.owner);
         let _ = write!(
             s,
-            r#"<path d="{d}" fill="{col}" fill-rule="evenodd" stroke="{col}" stroke-width="0.6"/>"#
+            r#"<path d="{d}" fill="{col}" fill-rule="evenodd"/>"#
         );
     }
     // Borders: land outlines, then sea outlines over them, so coasts and sea
