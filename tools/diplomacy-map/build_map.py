@@ -23,9 +23,10 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon, box
-from shapely.ops import polylabel, unary_union
+from shapely.ops import nearest_points, polylabel, unary_union
 
 import proj
 import topo
@@ -56,8 +57,6 @@ def project_geom(g):
 
 
 def _proj_array(a):
-    import numpy as np
-
     out = np.empty_like(a)
     for i, (lon, lat) in enumerate(a):
         out[i] = px(lon, max(-89.0, min(89.0, lat)))
@@ -259,9 +258,9 @@ def free_point(poly, avoid, radius):
 
 
 def anchors_for(regions, anchors, locations, provinces):
-    """Unit, label and supply-centre points: authored (lon/lat) where given, else placed inside the province."""
+    """Unit, label, supply-centre and dislodged-unit points: authored (lon/lat) where given, else placed inside the province."""
     unit, label, sc, dislodged = {}, {}, {}, {}
-    for abbr, kind, has_sc in provinces:
+    for abbr, _, has_sc in provinces:
         main = main_polygon(regions[abbr])
         s = inside(regions[abbr], authored_any(anchors, "sc", abbr)) if has_sc else None
         if has_sc:
@@ -293,8 +292,6 @@ def near_point(poly, at, avoid):
             room = room.difference(Point(a).buffer(14))
     if room.is_empty:
         return free_point(poly, avoid, 14)
-    from shapely.ops import nearest_points
-
     q = nearest_points(room, Point(at))[0]
     return (round(q.x, 1), round(q.y, 1))
 
@@ -306,13 +303,12 @@ def inside(polys, at):
     g = unary_union(polys)
     if g.contains(Point(at)):
         return at
-    from shapely.ops import nearest_points
-
     q = nearest_points(g.buffer(-3), Point(at))[0]
     return (round(q.x, 1), round(q.y, 1))
 
 
 def authored_any(anchors, k, name):
+    """An authored anchor in board pixels, or None."""
     if (k, name) in anchors:
         x, y = px(*anchors[(k, name)])
         return (round(x, 1), round(y, 1))
@@ -375,8 +371,6 @@ def write(path, regions, unit, label, sc, dislodged, provinces, locations, strai
                     f.write(f"hole {fmt_ring(h.coords)}\n")
         for a, b in straits:
             # The crossing is drawn between the nearest points of the two coasts.
-            from shapely.ops import nearest_points
-
             p, q = nearest_points(unary_union(regions[a]), unary_union(regions[b]))
             f.write(f"strait {a} {b} {p.x:.1f} {p.y:.1f} {q.x:.1f} {q.y:.1f}\n")
         for loc in locations:

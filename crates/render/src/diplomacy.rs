@@ -406,13 +406,10 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         Owner::OffBoardLand => OFFBOARD,
         Owner::OffBoardSea => OFFBOARD_SEA,
     };
-    // Regions, each stroked in its own fill so that shared edges leave no hairline seam.
+    // Regions (the outlines drawn next cover every edge where a seam could show).
     for (r, d) in b.regions.iter().zip(paths) {
         let col = colour(r.owner);
-        let _ = write!(
-            s,
-            r#"<path d="{d}" fill="{col}" fill-rule="evenodd"/>"#
-        );
+        let _ = write!(s, r#"<path d="{d}" fill="{col}" fill-rule="evenodd"/>"#);
     }
     // Borders: land outlines, then sea outlines over them, so coasts and sea
     // boundaries are blue and borders between land provinces are brown.
