@@ -19,17 +19,17 @@ fn opening_map_pixels() {
     let png = render_diplomacy_png(&g).unwrap();
     assert!(png.len() < 1_000_000, "{} bytes", png.len());
     let p = Pixmap::decode_png(&png).unwrap();
-    assert_eq!((p.width(), p.height()), (1000, 860));
+    assert_eq!((p.width(), p.height()), (1193, 1139));
     // North Atlantic: sea blue.
-    assert_eq!(rgb(&p, 100, 250), [0x9f, 0xc5, 0xe8]);
+    assert_eq!(rgb(&p, 240, 250), [0x9f, 0xc5, 0xe8]);
     // Paris: tinted French.
-    assert_eq!(rgb(&p, 330, 540), [0xb8, 0xdc, 0xf5]);
+    assert_eq!(rgb(&p, 341, 689), [0xb8, 0xdc, 0xf5]);
     // Moscow: tinted Russian.
-    assert_eq!(rgb(&p, 880, 300), [0xe9, 0xdc, 0xf0]);
+    assert_eq!(rgb(&p, 1021, 371), [0xe9, 0xdc, 0xf0]);
     // Ruhr: plain land.
-    assert_eq!(rgb(&p, 480, 425), [0xee, 0xe3, 0xc4]);
+    assert_eq!(rgb(&p, 519, 569), [0xee, 0xe3, 0xc4]);
     // The Austrian army in Vienna: its token is Austrian red at the centre ring.
-    assert_eq!(rgb(&p, 625 - 8, 520), [0xc8, 0x10, 0x2e]);
+    assert_eq!(rgb(&p, 744 - 8, 694), [0xc8, 0x10, 0x2e]);
 }
 
 #[test]

@@ -1,28 +1,29 @@
 //! The Diplomacy map image: provinces as filled regions, borders, names,
 //! supply centres, units and (optionally) a phase's orders as arrows.
 //!
-//! The geometry is data authored for gamehost (`assets/diplomacy/standard-geometry.txt`):
-//! a few seed points per province; each province's region is the set of
-//! points nearer to one of its seeds than to any other seed (a Voronoi
-//! diagram clipped to the canvas), so the whole board follows from a
-//! handful of coordinates.
+//! The geometry is `assets/diplomacy/standard-map.txt`, generated once by
+//! `tools/diplomacy-map/` from Natural Earth coastlines (public domain) and
+//! the classic board's province boundaries authored as data: per province its
+//! polygons in canvas pixels, per location where a unit stands, per province
+//! where its name and supply centre go. The border test
+//! (`crates/render/tests/diplomacy_board.rs`) checks that the drawn borders are
+//! the rules' adjacency.
 
 use super::RenderError;
 use super::svg::{FONT_FAMILY, escape, svg_to_png};
 use games::diplomacy::Diplomacy;
 use games::diplomacy::geo::{Map, Power, Terrain};
 use games::diplomacy::order::{Order, OrderKind, Unit, UnitKind};
-use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-/// The authored geometry.
-pub static GEOMETRY: &str = include_str!("../../../assets/diplomacy/standard-geometry.txt");
+/// The generated board geometry (see `tools/diplomacy-map/README.md`).
+pub static BOARD_DATA: &str = include_str!("../../../assets/diplomacy/standard-map.txt");
 
-/// Canvas width and height.
-pub const WIDTH: f64 = 1000.0;
+/// Canvas width (the board data's `canvas` line; the board test checks they agree).
+pub const WIDTH: f64 = 1193.0;
 /// Canvas height.
-pub const HEIGHT: f64 = 860.0;
+pub const HEIGHT: f64 = 1139.0;
 
 /// The colour of a power's units and tint.
 pub fn power_colour(p: Power) -> (&'static str, &'static str) {
@@ -40,100 +41,288 @@ pub fn power_colour(p: Power) -> (&'static str, &'static str) {
 const SEA: &str = "#9fc5e8";
 const LAND: &str = "#eee3c4";
 const OFFBOARD: &str = "#cfc8b0";
+const OFFBOARD_SEA: &str = "#bcd2e3";
 const IMPASSABLE: &str = "#a9a9a9";
 
-struct Geo {
-    /// Label/unit point per location id.
-    point: HashMap<u8, (f64, f64)>,
-    /// Seeds: (x, y, province id or None for off-board land).
-    seeds: Vec<(f64, f64, Option<u8>)>,
+/// Whose ground a region of the board is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// A province of the map, by id.
+    Province(u8),
+    /// Land off the board (Ireland, Africa's interior, ...).
+    OffBoardLand,
+    /// Water off the board (the Caspian, the Sea of Marmara, ...).
+    OffBoardSea,
 }
 
-fn geo() -> &'static Geo {
-    static G: OnceLock<Geo> = OnceLock::new();
-    G.get_or_init(|| {
-        let m = Map::standard();
-        let mut point = HashMap::new();
-        let mut seeds = Vec::new();
-        for line in GEOMETRY.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let mut it = line.split_whitespace();
-            let name = it.next().unwrap_or("-");
-            let nums: Vec<f64> = it.filter_map(|t| t.parse().ok()).collect();
-            let pts: Vec<(f64, f64)> = nums.chunks(2).map(|c| (c[0], c[1])).collect();
-            if name == "-" {
-                seeds.extend(pts.iter().map(|&(x, y)| (x, y, None)));
-                continue;
-            }
-            let Some(l) = m.loc_by_abbr(name) else {
-                continue;
-            };
-            point.insert(l, pts[0]);
-            if m.loc(l).coast.is_none() {
-                let p = m.prov_of(l);
-                seeds.extend(pts.iter().map(|&(x, y)| (x, y, Some(p))));
-            }
-        }
-        Geo { point, seeds }
-    })
+/// One polygon of the board: its outer ring, then its holes.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// Whose ground it is.
+    pub owner: Owner,
+    /// Rings of canvas points; the first is the outline, the rest are holes.
+    pub rings: Vec<Vec<(f64, f64)>>,
 }
 
-/// A convex region: vertices and, per edge leaving each vertex, the seed on the other side.
-type Cell = Vec<((f64, f64), Option<usize>)>;
+/// The board geometry, parsed from [`BOARD_DATA`].
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Canvas width and height in pixels.
+    pub size: (f64, f64),
+    /// Every polygon: together they tile the canvas.
+    pub regions: Vec<Region>,
+    /// Where a unit stands, by location id.
+    pub unit: Vec<(f64, f64)>,
+    /// Where a province's name goes, by province id.
+    pub label: Vec<(f64, f64)>,
+    /// Where a supply centre's marker goes, by province id (only centres have one).
+    pub centre: Vec<Option<(f64, f64)>>,
+    /// Where a unit dislodged in a province is drawn (beside its attacker), by province id.
+    pub dislodged: Vec<(f64, f64)>,
+    /// Adjacent provinces drawn with water between them instead of a border.
+    pub straits: Vec<Strait>,
+}
 
-/// One seed's region.
-fn cell(i: usize, seeds: &[(f64, f64, Option<u8>)]) -> Cell {
-    let mut poly = vec![
-        ((0.0, 0.0), None),
-        ((WIDTH, 0.0), None),
-        ((WIDTH, HEIGHT), None),
-        ((0.0, HEIGHT), None),
-    ];
-    let (xi, yi, _) = seeds[i];
-    for (j, &(xj, yj, _)) in seeds.iter().enumerate() {
-        if j == i {
-            continue;
-        }
-        let (nx, ny) = (xj - xi, yj - yi);
-        let c = (xj * xj + yj * yj - xi * xi - yi * yi) / 2.0;
-        let f = |p: (f64, f64)| nx * p.0 + ny * p.1 - c;
-        let mut out = Vec::with_capacity(poly.len() + 1);
-        for k in 0..poly.len() {
-            let (a, tag) = poly[k];
-            let (b, _) = poly[(k + 1) % poly.len()];
-            let (fa, fb) = (f(a), f(b));
-            let cut = |fa: f64, fb: f64| {
-                let t = fa / (fa - fb);
-                (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1))
-            };
-            match (fa <= 0.0, fb <= 0.0) {
-                (true, true) => out.push((a, tag)),
-                (true, false) => {
-                    out.push((a, tag));
-                    out.push((cut(fa, fb), Some(j)));
+/// Adjacent provinces drawn with water between them: the crossing is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Strait {
+    /// The two provinces.
+    pub provinces: (u8, u8),
+    /// The crossing's end on the first province's coast.
+    pub from: (f64, f64),
+    /// The crossing's end on the second province's coast.
+    pub to: (f64, f64),
+}
+
+/// Why board data could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("board data line {line}: {problem} (expected {expected})")]
+pub struct BoardError {
+    /// 1-based line number (0: the file as a whole).
+    pub line: usize,
+    /// What was wrong.
+    pub problem: String,
+    /// What the line should have been.
+    pub expected: &'static str,
+}
+
+impl Board {
+    /// Parses board data for `map`: every province needs a region, every
+    /// location a unit point, every province a label, every centre a marker.
+    pub fn parse(text: &str, map: &Map) -> Result<Board, BoardError> {
+        let err = |line: usize, problem: String, expected: &'static str| BoardError {
+            line,
+            problem,
+            expected,
+        };
+        let mut size = None;
+        let mut regions: Vec<Region> = Vec::new();
+        let mut unit = vec![None; map.location_count()];
+        let mut label = vec![None; map.province_count()];
+        let mut centre = vec![None; map.province_count()];
+        let mut dislodged = vec![None; map.province_count()];
+        let mut straits = Vec::new();
+        let number = |t: &str, n: usize| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| err(n, format!("{t:?} is not a number"), "a decimal number"))
+        };
+        let prov = |t: &str, n: usize| {
+            map.prov_by_abbr(t).ok_or_else(|| {
+                err(
+                    n,
+                    format!("unknown province {t:?}"),
+                    "a province abbreviation",
+                )
+            })
+        };
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let ring = |ws: &[&str]| -> Result<Vec<(f64, f64)>, BoardError> {
+                let pts = ws
+                    .iter()
+                    .map(|w| {
+                        let (x, y) = w.split_once(',').ok_or_else(|| {
+                            err(n, format!("{w:?} is not a point"), "points as x,y")
+                        })?;
+                        Ok((number(x, n)?, number(y, n)?))
+                    })
+                    .collect::<Result<Vec<_>, BoardError>>()?;
+                if pts.len() < 3 {
+                    return Err(err(
+                        n,
+                        format!("a ring of {} points", pts.len()),
+                        "at least 3 points",
+                    ));
                 }
-                (false, true) => out.push((cut(fa, fb), tag)),
-                (false, false) => {}
+                Ok(pts)
+            };
+            let point = |n: usize| -> Result<(f64, f64), BoardError> {
+                match words.get(2..) {
+                    Some([x, y]) => Ok((number(x, n)?, number(y, n)?)),
+                    _ => Err(err(n, format!("{line:?}"), "<kind> <name> <x> <y>")),
+                }
+            };
+            match words[0] {
+                "canvas" => match words.get(1..) {
+                    Some([w, h]) => size = Some((number(w, n)?, number(h, n)?)),
+                    _ => return Err(err(n, format!("{line:?}"), "canvas <width> <height>")),
+                },
+                "region" => {
+                    let owner = match words.get(1).copied() {
+                        Some("~land") => Owner::OffBoardLand,
+                        Some("~sea") => Owner::OffBoardSea,
+                        Some(p) => Owner::Province(prov(p, n)?),
+                        None => return Err(err(n, "no owner".into(), "region <owner> <x,y> ...")),
+                    };
+                    regions.push(Region {
+                        owner,
+                        rings: vec![ring(&words[2..])?],
+                    });
+                }
+                "hole" => {
+                    let r = ring(&words[1..])?;
+                    regions
+                        .last_mut()
+                        .ok_or_else(|| err(n, "a hole before any region".into(), "region first"))?
+                        .rings
+                        .push(r);
+                }
+                "unit" => {
+                    let l = words
+                        .get(1)
+                        .and_then(|w| map.loc_by_abbr(w))
+                        .ok_or_else(|| err(n, format!("{line:?}"), "unit <location> <x> <y>"))?;
+                    unit[l as usize] = Some(point(n)?);
+                }
+                "label" | "sc" | "dislodged" => {
+                    let p = prov(words.get(1).copied().unwrap_or(""), n)?;
+                    let at = Some(point(n)?);
+                    match words[0] {
+                        "label" => label[p as usize] = at,
+                        "sc" => centre[p as usize] = at,
+                        _ => dislodged[p as usize] = at,
+                    }
+                }
+                "strait" => match words.get(1..) {
+                    Some([a, b, x1, y1, x2, y2]) => straits.push(Strait {
+                        provinces: (prov(a, n)?, prov(b, n)?),
+                        from: (number(x1, n)?, number(y1, n)?),
+                        to: (number(x2, n)?, number(y2, n)?),
+                    }),
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!("{line:?}"),
+                            "strait <province> <province> <x1> <y1> <x2> <y2>",
+                        ));
+                    }
+                },
+                other => {
+                    return Err(err(
+                        n,
+                        format!("unknown line kind {other:?}"),
+                        "canvas, region, hole, unit, label, sc, dislodged or strait",
+                    ));
+                }
             }
         }
-        poly = out;
-        if poly.is_empty() {
-            break;
+        let size =
+            size.ok_or_else(|| err(0, "no canvas line".into(), "canvas <width> <height>"))?;
+        let mut has_region = vec![false; map.province_count()];
+        for r in &regions {
+            if let Owner::Province(p) = r.owner {
+                has_region[p as usize] = true;
+            }
         }
+        let prov_name = |p: usize| map.prov(p as u8).abbr.clone();
+        if let Some(p) = has_region.iter().position(|h| !h) {
+            return Err(err(
+                0,
+                format!("{} has no region", prov_name(p)),
+                "a region per province",
+            ));
+        }
+        let unit = unit
+            .iter()
+            .enumerate()
+            .map(|(l, u)| {
+                u.ok_or_else(|| {
+                    err(
+                        0,
+                        format!("{} has no unit point", map.loc(l as u8).abbr),
+                        "a unit line per location",
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let per_province = |points: Vec<Option<(f64, f64)>>, what: &str, expected| {
+            points
+                .iter()
+                .enumerate()
+                .map(|(p, at)| {
+                    at.ok_or_else(|| err(0, format!("{} has no {what}", prov_name(p)), expected))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let label = per_province(label, "label", "a label line per province")?;
+        let dislodged = per_province(
+            dislodged,
+            "dislodged point",
+            "a dislodged line per province",
+        )?;
+        for (p, prov) in map.provinces().iter().enumerate() {
+            if prov.sc != centre[p].is_some() {
+                return Err(err(
+                    0,
+                    format!("{}: centre marker mismatch", prov.abbr),
+                    "an sc line per supply centre",
+                ));
+            }
+        }
+        Ok(Board {
+            size,
+            regions,
+            unit,
+            label,
+            centre,
+            dislodged,
+            straits,
+        })
     }
-    poly
 }
 
-/// The regions and borders, the same for every position: built once.
-fn base_cells() -> &'static Vec<Cell> {
-    static C: OnceLock<Vec<Cell>> = OnceLock::new();
-    C.get_or_init(|| {
-        let g = geo();
-        (0..g.seeds.len()).map(|i| cell(i, &g.seeds)).collect()
-    })
+/// The standard board, parsed once.
+pub fn board() -> Result<&'static Board, RenderError> {
+    static B: OnceLock<Result<Board, BoardError>> = OnceLock::new();
+    B.get_or_init(|| Board::parse(BOARD_DATA, Map::standard()))
+        .as_ref()
+        .map_err(|e| RenderError::State(e.to_string()))
+}
+
+/// SVG path data of one region (even-odd fill makes the holes).
+fn region_path(r: &Region) -> String {
+    let mut d = String::new();
+    for ring in &r.rings {
+        for (k, (x, y)) in ring.iter().enumerate() {
+            let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+        }
+        d.push('Z');
+    }
+    d
+}
+
+/// The path data of every region, the same for every position: built once.
+fn region_paths() -> Result<&'static Vec<String>, RenderError> {
+    static P: OnceLock<Vec<String>> = OnceLock::new();
+    let b = board()?;
+    Ok(P.get_or_init(|| b.regions.iter().map(region_path).collect()))
 }
 
 /// A position to draw.
@@ -164,27 +353,32 @@ impl MapPosition {
     }
 }
 
-fn pt(l: u8) -> (f64, f64) {
-    let g = geo();
-    let m = Map::standard();
-    g.point
-        .get(&l)
-        .or_else(|| g.point.get(&m.prov_of(l)))
-        .copied()
-        .unwrap_or((0.0, 0.0))
+/// Where a unit at location `l` stands (the canvas corner for an id the map lacks).
+fn pt(b: &Board, l: u8) -> (f64, f64) {
+    b.unit.get(l as usize).copied().unwrap_or((0.0, 0.0))
+}
+
+/// Where a unit dislodged from location `l` is drawn.
+fn dislodged_pt(b: &Board, l: u8) -> (f64, f64) {
+    let p = Map::standard().prov_of(l);
+    b.dislodged.get(p as usize).copied().unwrap_or((0.0, 0.0))
 }
 
 /// The SVG document of a position.
-pub fn diplomacy_svg(pos: &MapPosition) -> String {
+pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     let m = Map::standard();
-    let g = geo();
-    let cells = base_cells();
-    let mut s = String::with_capacity(64 * 1024);
+    let b = board()?;
+    let paths = region_paths()?;
+    let mut s = String::with_capacity(512 * 1024);
     let _ = write!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT_FAMILY}">"#
     );
     s.push_str(r##"<defs><marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker></defs>"##);
+    let _ = write!(
+        s,
+        r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="{OFFBOARD_SEA}"/>"#
+    );
     // Fill colour per province.
     let mut fill: Vec<&str> = vec![LAND; m.province_count()];
     for (p, prov) in m.provinces().iter().enumerate() {
@@ -207,48 +401,67 @@ pub fn diplomacy_svg(pos: &MapPosition) -> String {
             fill[p] = power_colour(*o).1;
         }
     }
-    let prov_of_seed = |i: usize| g.seeds[i].2;
-    for (i, c) in cells.iter().enumerate() {
-        if c.is_empty() {
-            continue;
+    let colour = |o: Owner| match o {
+        Owner::Province(p) => fill[p as usize],
+        Owner::OffBoardLand => OFFBOARD,
+        Owner::OffBoardSea => OFFBOARD_SEA,
+    };
+    // Regions (the outlines drawn next cover every edge where a seam could show).
+    for (r, d) in b.regions.iter().zip(paths) {
+        let col = colour(r.owner);
+        let _ = write!(s, r#"<path d="{d}" fill="{col}" fill-rule="evenodd"/>"#);
+    }
+    // Borders: land outlines, then sea outlines over them, so coasts and sea
+    // boundaries are blue and borders between land provinces are brown.
+    let is_sea = |o: Owner| match o {
+        Owner::Province(p) => m.is_sea(p),
+        Owner::OffBoardSea => true,
+        Owner::OffBoardLand => false,
+    };
+    let land_edges = |o: Owner| match o {
+        Owner::Province(p) => m.prov(p).terrain != Terrain::Sea,
+        _ => false,
+    };
+    s.push_str(r##"<g fill="none" stroke="#6b5e4a" stroke-width="0.9" stroke-linejoin="round">"##);
+    for (r, d) in b.regions.iter().zip(paths) {
+        if land_edges(r.owner) {
+            let _ = write!(s, r#"<path d="{d}"/>"#);
         }
-        let col = prov_of_seed(i).map_or(OFFBOARD, |p| fill[p as usize]);
-        s.push_str("<path d=\"");
-        for (k, ((x, y), _)) in c.iter().enumerate() {
-            let _ = write!(s, "{}{x:.1},{y:.1}", if k == 0 { "M" } else { "L" });
+    }
+    s.push_str(
+        r##"</g><g fill="none" stroke="#3d5a80" stroke-width="1.1" stroke-linejoin="round">"##,
+    );
+    for (r, d) in b.regions.iter().zip(paths) {
+        if is_sea(r.owner) && r.owner != Owner::OffBoardSea {
+            let _ = write!(s, r#"<path d="{d}"/>"#);
         }
+    }
+    s.push_str("</g>");
+    // Strait crossings: a dashed bar across the water, at least 18 px long so
+    // that a narrow strait's crossing is still seen.
+    for st in &b.straits {
+        let (a, c) = (st.from, st.to);
+        let mid = ((a.0 + c.0) / 2.0, (a.1 + c.1) / 2.0);
+        let (dx, dy) = (c.0 - a.0, c.1 - a.1);
+        let len = (dx * dx + dy * dy).sqrt();
+        let half = len.max(18.0) / 2.0;
+        let (ux, uy) = if len > 0.01 {
+            (dx / len, dy / len)
+        } else {
+            (1.0, 0.0)
+        };
         let _ = write!(
             s,
-            "Z\" fill=\"{col}\" stroke=\"{col}\" stroke-width=\"1\"/>"
+            r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#6b5e4a" stroke-width="2.5" stroke-dasharray="3,2"/>"##,
+            mid.0 - ux * half,
+            mid.1 - uy * half,
+            mid.0 + ux * half,
+            mid.1 + uy * half
         );
-    }
-    // Borders between different provinces (coastlines thicker).
-    let is_sea = |p: Option<u8>| p.is_some_and(|p| m.is_sea(p));
-    for (i, c) in cells.iter().enumerate() {
-        for k in 0..c.len() {
-            let (a, tag) = c[k];
-            let b = c[(k + 1) % c.len()].0;
-            let Some(j) = tag else { continue };
-            if j < i || prov_of_seed(j) == prov_of_seed(i) {
-                continue;
-            }
-            let coast = is_sea(prov_of_seed(i)) != is_sea(prov_of_seed(j));
-            let (w, col) = if coast {
-                (2.2, "#3d5a80")
-            } else {
-                (1.0, "#6b5e4a")
-            };
-            let _ = write!(
-                s,
-                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{col}" stroke-width="{w}"/>"#,
-                a.0, a.1, b.0, b.1
-            );
-        }
     }
     // Names and supply centres.
     for (p, prov) in m.provinces().iter().enumerate() {
-        let (x, y) = pt(p as u8);
-        if prov.sc {
+        if let Some((cx, cy)) = b.centre[p] {
             let col = pos
                 .owners
                 .get(p)
@@ -257,9 +470,7 @@ pub fn diplomacy_svg(pos: &MapPosition) -> String {
                 .map_or("#ffffff", |o| power_colour(o).0);
             let _ = write!(
                 s,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="5" fill="{col}" stroke="#111" stroke-width="1.5"/>"##,
-                x + 16.0,
-                y - 14.0
+                r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="5" fill="{col}" stroke="#111" stroke-width="1.5"/>"##
             );
         }
         let name = prov.abbr.chars().next().map_or(String::new(), |c| {
@@ -273,19 +484,22 @@ pub fn diplomacy_svg(pos: &MapPosition) -> String {
         let _ = write!(
             s,
             r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="{col}">{}</text>"#,
-            x,
-            y + 24.0,
+            b.label[p].0,
+            b.label[p].1 + 4.0,
             escape(&name)
         );
     }
     // Orders under the units.
     for (_, o, ok) in &pos.orders {
-        draw_order(&mut s, m, o, *ok, pos);
+        draw_order(&mut s, b, o, *ok, pos);
     }
     // Units.
-    let token = |s: &mut String, u: &Unit, dx: f64, dislodged: bool| {
-        let (x, y) = pt(u.loc);
-        let (x, y) = (x + dx, y + dx);
+    let token = |s: &mut String, u: &Unit, dislodged: bool| {
+        let (x, y) = if dislodged {
+            dislodged_pt(b, u.loc)
+        } else {
+            pt(b, u.loc)
+        };
         let col = power_colour(u.power).0;
         let ring = if dislodged {
             r##" stroke="#ff2020" stroke-width="3" stroke-dasharray="4,2""##
@@ -311,10 +525,10 @@ pub fn diplomacy_svg(pos: &MapPosition) -> String {
         );
     };
     for u in &pos.units {
-        token(&mut s, u, 0.0, false);
+        token(&mut s, u, false);
     }
     for u in &pos.dislodged {
-        token(&mut s, u, 14.0, true);
+        token(&mut s, u, true);
     }
     let _ = write!(
         s,
@@ -323,13 +537,13 @@ pub fn diplomacy_svg(pos: &MapPosition) -> String {
         escape(&pos.title)
     );
     s.push_str("</svg>");
-    s
+    Ok(s)
 }
 
-fn draw_order(s: &mut String, m: &Map, o: &Order, ok: bool, pos: &MapPosition) {
+fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool, pos: &MapPosition) {
     let Order::Unit { at, kind, .. } = *o else {
         if let Order::Build { at, .. } = *o {
-            let (x, y) = pt(at);
+            let (x, y) = pt(board, at);
             let _ = write!(
                 s,
                 r##"<circle cx="{x:.1}" cy="{y:.1}" r="16" fill="none" stroke="#111" stroke-width="2" stroke-dasharray="3,3"/>"##
@@ -337,8 +551,13 @@ fn draw_order(s: &mut String, m: &Map, o: &Order, ok: bool, pos: &MapPosition) {
         }
         return;
     };
-    let _ = pos;
-    let from = pt(at);
+    // Only dislodged units have orders while any are on the board (a retreat
+    // phase): those start where the dislodged unit is drawn.
+    let from = if pos.dislodged.iter().any(|u| u.loc == at) {
+        dislodged_pt(board, at)
+    } else {
+        pt(board, at)
+    };
     let shorten = |a: (f64, f64), b: (f64, f64), by: f64| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let d = (dx * dx + dy * dy).sqrt().max(1.0);
@@ -353,24 +572,24 @@ fn draw_order(s: &mut String, m: &Map, o: &Order, ok: bool, pos: &MapPosition) {
     };
     let mid = match kind {
         OrderKind::Move { to, .. } | OrderKind::Retreat { to } => {
-            let b = shorten(from, pt(to), 13.0);
+            let b = shorten(from, pt(board, to), 13.0);
             line(s, from, b, "");
             ((from.0 + b.0) / 2.0, (from.1 + b.1) / 2.0)
         }
         OrderKind::Support { from: sf, to, .. } => {
             let target = match to {
                 Some(t) => {
-                    let (a, b) = (pt(sf), pt(t));
+                    let (a, b) = (pt(board, sf), pt(board, t));
                     ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
                 }
-                None => pt(sf),
+                None => pt(board, sf),
             };
             let b = shorten(from, target, 6.0);
             line(s, from, b, r#" stroke-dasharray="6,4""#);
             ((from.0 + b.0) / 2.0, (from.1 + b.1) / 2.0)
         }
         OrderKind::Convoy { from: cf, to } => {
-            let (a, b) = (pt(cf), pt(to));
+            let (a, b) = (pt(board, cf), pt(board, to));
             let _ = write!(
                 s,
                 r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#1d3557" stroke-width="2" stroke-dasharray="2,3"/>"##,
@@ -388,7 +607,6 @@ fn draw_order(s: &mut String, m: &Map, o: &Order, ok: bool, pos: &MapPosition) {
         }
         OrderKind::Disband => from,
     };
-    let _ = m;
     if !ok {
         let (x, y) = mid;
         let _ = write!(
@@ -408,7 +626,7 @@ fn draw_order(s: &mut String, m: &Map, o: &Order, ok: bool, pos: &MapPosition) {
 
 /// Renders a position to PNG.
 pub fn render_position_png(pos: &MapPosition) -> Result<Vec<u8>, RenderError> {
-    svg_to_png(&diplomacy_svg(pos))
+    svg_to_png(&diplomacy_svg(pos)?)
 }
 
 /// Renders a game's current position to PNG (for the front-ends).

@@ -1,0 +1,34 @@
+"""Reading assets/diplomacy/standard-map.txt back (the check and the preview use the written file)."""
+
+from shapely.geometry import Polygon
+from shapely.ops import unary_union
+
+
+def _pts(tokens):
+    return [tuple(float(v) for v in t.split(",")) for t in tokens]
+
+
+def read(path):
+    """{'canvas': (w, h), 'polys': {owner: [Polygon]}, 'unit'/'label'/'sc': {name: (x, y)}, 'straits': [(a, b)]}"""
+    d = {"polys": {}, "unit": {}, "label": {}, "sc": {}, "dislodged": {}, "straits": []}
+    cur = None
+    for raw in open(path):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        w = line.split()
+        if w[0] == "canvas":
+            d["canvas"] = (int(w[1]), int(w[2]))
+        elif w[0] == "region":
+            cur = [w[1], _pts(w[2:]), []]
+            d["polys"].setdefault(w[1], []).append(cur)
+        elif w[0] == "hole":
+            cur[2].append(_pts(w[1:]))
+        elif w[0] in ("unit", "label", "sc", "dislodged"):
+            d[w[0]][w[1]] = (float(w[2]), float(w[3]))
+        elif w[0] == "strait":
+            d["straits"].append((w[1], w[2]))
+    d["rings"] = d["polys"]
+    d["polys"] = {o: [Polygon(s, hs) for _, s, hs in rs] for o, rs in d["polys"].items()}
+    d["geom"] = {o: unary_union(ps) for o, ps in d["polys"].items()}
+    return d
