@@ -167,13 +167,77 @@ impl Game for Rps {
         }
     }
     fn ai_levels() -> &'static [&'static str] {
-        &["random", "rock"]
+        &["random", "rock", "gated"]
     }
     fn ai_action(&self, _seat: Seat, level: &str, _b: AiBudget, seed: u64) -> Throw {
         if level == "rock" {
             return Throw::Rock;
         }
+        if level == "gated" {
+            gate::pass();
+            return Throw::Rock;
+        }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         [Throw::Rock, Throw::Paper, Throw::Scissors][rng.gen_range(0..3)]
+    }
+}
+
+/// The gate the `gated` AI level waits at until a test opens it, so a test
+/// can hold AI decisions in the middle of thinking and count how many think
+/// at once. Test support only: real engines never wait.
+pub mod gate {
+    use std::sync::{Condvar, Mutex};
+    use std::time::Duration;
+
+    #[derive(Default)]
+    struct Gate {
+        open: bool,
+        thinking: usize,
+        most_at_once: usize,
+    }
+
+    static GATE: Mutex<Gate> = Mutex::new(Gate {
+        open: false,
+        thinking: 0,
+        most_at_once: 0,
+    });
+    static CHANGED: Condvar = Condvar::new();
+
+    /// The longest an AI waits at a closed gate (a test that forgot to open
+    /// it fails on its own assertions instead of hanging).
+    const LONGEST_WAIT: Duration = Duration::from_secs(60);
+
+    /// Waits until the gate is open, counted as thinking meanwhile.
+    pub fn pass() {
+        let mut g = GATE.lock().unwrap_or_else(|p| p.into_inner());
+        g.thinking += 1;
+        g.most_at_once = g.most_at_once.max(g.thinking);
+        CHANGED.notify_all();
+        let (mut g, _) = CHANGED
+            .wait_timeout_while(g, LONGEST_WAIT, |g| !g.open)
+            .unwrap_or_else(|p| p.into_inner());
+        g.thinking -= 1;
+        CHANGED.notify_all();
+    }
+
+    /// Opens the gate: every waiting AI and every later one passes.
+    pub fn open() {
+        GATE.lock().unwrap_or_else(|p| p.into_inner()).open = true;
+        CHANGED.notify_all();
+    }
+
+    /// How many AIs wait at the gate now.
+    pub fn thinking() -> usize {
+        GATE.lock().unwrap_or_else(|p| p.into_inner()).thinking
+    }
+
+    /// Waits (up to `limit`) until `n` AIs wait at the gate at once; returns
+    /// how many do.
+    pub fn wait_for_thinking(n: usize, limit: Duration) -> usize {
+        let g = GATE.lock().unwrap_or_else(|p| p.into_inner());
+        let (g, _) = CHANGED
+            .wait_timeout_while(g, limit, |g| g.thinking < n)
+            .unwrap_or_else(|p| p.into_inner());
+        g.thinking
     }
 }

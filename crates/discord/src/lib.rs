@@ -25,6 +25,7 @@ mod outbox;
 mod scheduler;
 
 pub use error::BotError;
+pub use scheduler::ai_workers;
 
 use host::TimeoutPolicy;
 use host::{Clock, Host, SystemClock};
@@ -71,6 +72,7 @@ impl std::fmt::Debug for BotSettings {
 pub struct Wake {
     outbox: Arc<Notify>,
     scheduler: Arc<Notify>,
+    ai: Arc<Notify>,
     stopping: Arc<AtomicBool>,
 }
 
@@ -79,6 +81,7 @@ impl Wake {
     pub fn all(&self) {
         self.outbox.notify_one();
         self.scheduler.notify_one();
+        self.ai.notify_one();
     }
 
     /// Asks the loops to stop after the piece of work in hand (an outbox
@@ -183,6 +186,7 @@ impl Bot {
                     let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());
                     l.push(tokio::spawn(outbox::run(ctx.http.clone(), data.clone())));
                     l.push(tokio::spawn(scheduler::run(data.clone())));
+                    l.push(tokio::spawn(scheduler::run_ai(data.clone())));
                     data.wake.all();
                     Ok(data)
                 })

@@ -1,15 +1,34 @@
-//! The deadline and AI loop: sleeps until the host's next deadline or
-//! reminder (or until woken by a change), fires what is due, and lets AI
-//! seats think off the async workers.
+//! The background loops that move games on without a player:
+//! - the deadline loop sleeps until the host's next deadline or reminder
+//!   (or until woken by a change) and fires what is due;
+//! - the AI pool lets AI seats think in parallel on a bounded number of
+//!   blocking workers, so one game's AI never waits for another's, and a
+//!   deadline never waits for any AI.
 
 use super::Data;
-use std::time::Duration;
+use games::seam::Seat;
+use host::{AiTask, GameId};
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
 
-/// The longest the loop sleeps without looking (catches changes made by
+/// The longest a loop sleeps without looking (catches changes made by
 /// another process on the same database).
 const MAX_SLEEP: Duration = Duration::from_secs(30);
-/// AI moves made before the loop looks at deadlines again.
-const AI_BATCH: usize = 64;
+/// How long an AI move that could not be submitted waits before it is tried
+/// again (a busy database, a game changed meanwhile), so a failing move is
+/// not recomputed in a tight loop.
+const AI_RETRY_AFTER: Duration = Duration::from_secs(5);
+
+/// One AI decision: a seat's move in one turn of one game.
+type DecisionKey = (GameId, u32, Seat);
+
+/// AI decisions that run at once: one per core (at least two, so a slow
+/// decision never holds up every other game; at most eight, so AI seats
+/// leave the machine to the rest of the bot).
+pub fn ai_workers() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8))
+}
 
 /// Runs until the bot stops (seen between two steps, so a deadline being
 /// fired is finished first).
@@ -55,32 +74,95 @@ pub async fn run(data: Data) {
     }
 }
 
-/// Fires due deadlines and runs one batch of AI moves; returns how much happened.
+/// Fires due deadlines; returns how many fired.
 async fn step(data: &Data) -> Result<usize, super::BotError> {
     let fired = data.host(|h| h.fire_due_deadlines()).await?;
     for e in &fired {
         tracing::info!(event = ?e, "deadline");
     }
-    let mut made = 0;
-    let tasks = data.host(|h| h.ai_tasks()).await?;
-    for task in tasks.into_iter().take(AI_BATCH) {
-        if data.wake.stopping() {
-            break;
+    if !fired.is_empty() {
+        // A deadline may hand a seat to the AI or start a turn with AI seats.
+        data.wake.ai.notify_one();
+    }
+    Ok(fired.len())
+}
+
+/// Runs the AI pool until the bot stops: every AI seat that must act gets a
+/// worker as soon as one is free, each decision once, and the pool is woken
+/// whenever a game changes. Decisions in hand when the bot stops finish
+/// (each is bounded by the AI budget) and are submitted.
+pub async fn run_ai(data: Data) {
+    let workers = ai_workers();
+    let mut running: JoinSet<(DecisionKey, bool)> = JoinSet::new();
+    let mut in_flight: HashSet<DecisionKey> = HashSet::new();
+    let mut retry_at: HashMap<DecisionKey, Instant> = HashMap::new();
+    while !data.wake.stopping() {
+        if running.len() < workers {
+            match data.host(|h| h.ai_tasks()).await {
+                Ok(tasks) => {
+                    let now = Instant::now();
+                    retry_at.retain(|_, at| *at > now);
+                    for task in tasks {
+                        if running.len() >= workers {
+                            break;
+                        }
+                        let key = (task.game_id, task.turn, task.seat);
+                        if retry_at.contains_key(&key) || !in_flight.insert(key) {
+                            continue;
+                        }
+                        let data = data.clone();
+                        running.spawn(async move { (key, decide_and_submit(&data, task).await) });
+                    }
+                }
+                Err(e) => tracing::error!(error = %e, "listing the AI seats to move failed"),
+            }
         }
-        let budget = data.settings.ai_budget_ms;
-        let (task, action) = tokio::task::spawn_blocking(move || {
-            let a = task.think(budget);
-            (task, a)
-        })
-        .await
-        .map_err(|e| super::BotError::Internal(format!("AI task failed: {e}")))?;
-        let game_id = task.game_id;
-        let r = data.host(move |h| h.submit_ai(&task, action)).await;
-        match r {
-            Ok(Some(_)) => made += 1,
-            Ok(None) => {}
-            Err(e) => tracing::error!(game_id, error = %e, "AI move failed"),
+        let next_retry = retry_at.values().min().copied();
+        let retry_sleep = next_retry.map_or(MAX_SLEEP, |at| {
+            at.saturating_duration_since(Instant::now()).min(MAX_SLEEP)
+        });
+        tokio::select! {
+            Some(done) = running.join_next(), if !running.is_empty() => {
+                if let Ok((key, submitted)) = done {
+                    in_flight.remove(&key);
+                    if submitted {
+                        data.wake.outbox.notify_one();
+                        data.wake.scheduler.notify_one();
+                    } else {
+                        retry_at.insert(key, Instant::now() + AI_RETRY_AFTER);
+                    }
+                }
+            }
+            _ = data.wake.ai.notified() => {}
+            _ = tokio::time::sleep(retry_sleep) => {}
         }
     }
-    Ok(fired.len() + made)
+    while running.join_next().await.is_some() {}
+}
+
+/// Lets one AI seat think on a blocking worker and submits its move;
+/// returns whether the move was taken (or was no longer wanted: the turn
+/// moved on, so there is nothing to retry).
+async fn decide_and_submit(data: &Data, task: AiTask) -> bool {
+    let budget = data.settings.ai_budget_ms;
+    let game_id = task.game_id;
+    let thought = tokio::task::spawn_blocking(move || {
+        let action = task.think(budget);
+        (task, action)
+    })
+    .await;
+    let (task, action) = match thought {
+        Ok(done) => done,
+        Err(e) => {
+            tracing::error!(game_id, error = %e, "an AI decision failed");
+            return false;
+        }
+    };
+    match data.host(move |h| h.submit_ai(&task, action)).await {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::error!(game_id, error = %e, "AI move failed");
+            false
+        }
+    }
 }
