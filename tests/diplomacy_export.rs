@@ -310,3 +310,56 @@ fn the_cli_exports_a_game_and_renders_its_phases() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("missing.db"), "{err}");
 }
+
+/// Export and render only read: the database file is left byte for byte as
+/// it was, with no `-wal` or `-shm` file created beside it, and a missing
+/// database is named, never created.
+#[test]
+fn export_and_render_leave_the_database_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let id = play_game(&db);
+    // The host above is gone: SQLite checkpointed and removed its WAL files.
+    let before = std::fs::read(&db).unwrap();
+    let beside = |suffix: &str| dir.path().join(format!("g.db{suffix}"));
+    assert!(!beside("-wal").exists() && !beside("-shm").exists());
+    for args in [
+        vec!["diplomacy", "export", &id.to_string()],
+        vec!["diplomacy", "render", "--game", &id.to_string()],
+    ]
+    .iter()
+    .map(|a| a.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+    {
+        let mut c = gamehost(dir.path());
+        c.args(&args).arg("--db").arg(&db);
+        assert!(!run_ok(c).is_empty(), "{args:?}");
+        assert_eq!(
+            std::fs::read(&db).unwrap(),
+            before,
+            "{args:?} changed the file"
+        );
+        assert!(
+            !beside("-wal").exists() && !beside("-shm").exists(),
+            "{args:?}"
+        );
+    }
+    let mut c = gamehost(dir.path());
+    c.args(["diplomacy", "export", "1", "--db"])
+        .arg(dir.path().join("missing.db"));
+    let out = c.output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing.db"), "{err}");
+    assert!(!dir.path().join("missing.db").exists());
+    // Without --db, the configured database (gamehost.db here) is read, and
+    // where there is none, none is created.
+    let empty = tempfile::tempdir().unwrap();
+    let mut c = gamehost(empty.path());
+    c.args(["diplomacy", "export", "1"]);
+    let out = c.output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("gamehost.db"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(empty.path()).unwrap().collect();
+    assert!(left.is_empty(), "export created {left:?}");
+}

@@ -261,16 +261,15 @@ fn read_record(input: &mut impl Read) -> anyhow::Result<Record> {
     serde_json::from_slice(&bytes).context("reading the record")
 }
 
-/// Opens the host on the configured database, or on `db` if given.
+/// Opens the host read-only on the configured database, or on `db` if
+/// given: export and render only read, so they neither create a missing
+/// database nor change an existing one.
 fn open_db(config: &Option<PathBuf>, db: Option<PathBuf>) -> anyhow::Result<Host> {
     let mut config = super::load_config(config)?;
     if let Some(db) = db {
-        if !db.exists() {
-            anyhow::bail!("there is no database {}", db.display());
-        }
         config.database.path = db;
     }
-    super::open_host(&config)
+    super::open_host_read_only(&config)
 }
 
 /// Every phase of a stored Diplomacy game as an `adjudicate` record, built

@@ -155,6 +155,28 @@ pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
     Ok(Registry::standard_with_roster(Some(roster)))
 }
 
+/// Opens the configured database read-only (it must exist) and builds a
+/// host on it with every engine, for the commands that only read.
+pub fn open_host_read_only(config: &Config) -> anyhow::Result<Host> {
+    let registry = registry_from_config(config)?;
+    let path = &config.database.path;
+    let store = Store::open_read_only(path).map_err(|e| match e {
+        store::StoreError::NotFound { .. } => {
+            anyhow::anyhow!("there is no database {}", path.display())
+        }
+        e => anyhow::Error::new(e).context(format!("cannot open the database {}", path.display())),
+    })?;
+    Ok(Host::new(
+        Arc::new(store),
+        registry,
+        Arc::new(SystemClock),
+        HostSettings {
+            ai_budget_ms: config.ai.budget_ms,
+            reminder_percent: config.deadlines.reminder_percent,
+        },
+    ))
+}
+
 /// Runs `gamehost play` on stdin/stdout, on the configured database or
 /// the one `--db` names.
 fn play_in_terminal(mut config: Config, args: crate::terminal::PlayArgs) -> anyhow::Result<()> {
