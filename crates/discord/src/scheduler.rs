@@ -20,6 +20,10 @@ const MAX_SLEEP: Duration = Duration::from_secs(30);
 /// not recomputed in a tight loop.
 const AI_RETRY_AFTER: Duration = Duration::from_secs(5);
 
+/// How often delivered announcements older than a week are deleted (and
+/// once at start).
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
 /// One AI decision: a seat's move in one turn of one game.
 type DecisionKey = (GameId, u32, Seat);
 
@@ -33,7 +37,19 @@ pub fn ai_workers() -> usize {
 /// Runs until the bot stops (seen between two steps, so a deadline being
 /// fired is finished first).
 pub async fn run(data: Data) {
+    let mut pruned_at: Option<Instant> = None;
     while !data.wake.stopping() {
+        if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
+            pruned_at = Some(Instant::now());
+            match data.host(|h| h.prune_delivered()).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(
+                    rows = n,
+                    "deleted delivered announcements older than a week"
+                ),
+                Err(e) => tracing::error!(error = %e, "pruning the outbox failed"),
+            }
+        }
         let worked = match step(&data).await {
             Ok(n) => n > 0,
             Err(e) => {

@@ -41,6 +41,15 @@ use store::{OutboxRow, SeatRow, Store, Tx};
 /// A game's id in the store.
 pub type GameId = i64;
 
+/// How long a delivered announcement is kept (7 days): Discord's nonce
+/// window that makes a resend after a crash harmless is minutes, and a week
+/// leaves an operator time to look at what was sent; after that the rows
+/// only grow the database (the turn log keeps the game itself).
+pub const KEEP_DELIVERED_MS: i64 = 7 * 24 * 3600 * 1000;
+
+/// Delivered announcements deleted per transaction.
+pub const PRUNE_BATCH: u32 = 1000;
+
 /// How the host behaves, from the config.
 #[derive(Debug, Clone)]
 pub struct HostSettings {
@@ -166,6 +175,24 @@ impl Host {
     pub fn mark_sent(&self, id: i64) -> Result<bool, HostError> {
         let now = self.now();
         Ok(self.store.write(|tx| tx.mark_sent(id, now))?)
+    }
+
+    /// Deletes announcements delivered more than [`KEEP_DELIVERED_MS`] ago,
+    /// in short transactions of [`PRUNE_BATCH`] rows so a large backlog never
+    /// holds the database; returns how many went. Undelivered ones stay
+    /// until they are delivered.
+    pub fn prune_delivered(&self) -> Result<usize, HostError> {
+        let before = self.now().saturating_sub(KEEP_DELIVERED_MS);
+        let mut total = 0;
+        loop {
+            let n = self
+                .store
+                .write(|tx| tx.prune_sent_outbox(before, PRUNE_BATCH))?;
+            total += n;
+            if n < PRUNE_BATCH as usize {
+                return Ok(total);
+            }
+        }
     }
 
     /// The game in the lobby or running in a channel.

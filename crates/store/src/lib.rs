@@ -904,6 +904,16 @@ impl Tx<'_> {
         )?;
         Ok(n == 1)
     }
+
+    /// Deletes at most `limit` announcements delivered before `sent_before`
+    /// (oldest first); returns how many. Undelivered rows are never touched.
+    pub fn prune_sent_outbox(&self, sent_before: i64, limit: u32) -> Result<usize, StoreError> {
+        Ok(self.tx.execute(
+            "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox \
+             WHERE sent_at IS NOT NULL AND sent_at < ?1 ORDER BY id LIMIT ?2)",
+            params![sent_before, limit],
+        )?)
+    }
 }
 
 fn expect_one(n: usize, table: &'static str, id: i64) -> Result<(), StoreError> {

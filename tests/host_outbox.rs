@@ -1,0 +1,62 @@
+//! The outbox keeps what is still to deliver and forgets what was delivered
+//! long ago, so a busy bot's database does not grow without end.
+
+mod support;
+
+use host::{KEEP_DELIVERED_MS, ManualClock, PRUNE_BATCH};
+use std::sync::Arc;
+use store::TimeoutPolicy;
+use support::host_builder::{host_at, new_rps};
+
+/// Outbox rows in the database, delivered or not.
+fn outbox_rows(db: &std::path::Path) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM outbox", [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn delivered_announcements_older_than_a_week_are_deleted_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = host_at(&db, clock.clone());
+    // Enough games that one prune needs several batches.
+    let games = PRUNE_BATCH as usize / 2 + 10;
+    for n in 0..games {
+        let id = host
+            .create_game(new_rps(&format!("c{n}"), None, TimeoutPolicy::Default))
+            .unwrap();
+        host.join(id, "bob", "Bob", None).unwrap();
+        host.start(id, "alice").unwrap();
+    }
+    let first = host.unsent(u32::MAX).unwrap();
+    assert!(first.len() > PRUNE_BATCH as usize, "{}", first.len());
+    for item in &first {
+        assert!(host.mark_sent(item.id).unwrap());
+    }
+    // Later announcements, delivered a day later, and one left undelivered.
+    clock.advance(24 * 3600 * 1000);
+    let id = host
+        .create_game(new_rps("late", None, TimeoutPolicy::Default))
+        .unwrap();
+    host.join(id, "bob", "Bob", None).unwrap();
+    let late = host.unsent(u32::MAX).unwrap();
+    assert!(late.len() >= 2);
+    host.mark_sent(late[0].id).unwrap();
+    let total = outbox_rows(&db);
+
+    // Within the week nothing goes.
+    clock.advance(KEEP_DELIVERED_MS - 24 * 3600 * 1000 - 1);
+    assert_eq!(host.prune_delivered().unwrap(), 0);
+    // After a week the first batch goes, all of it, in several transactions.
+    clock.advance(2);
+    assert_eq!(host.prune_delivered().unwrap(), first.len());
+    assert_eq!(outbox_rows(&db), total - first.len() as i64);
+    // The undelivered ones are still there to deliver, whatever their age.
+    clock.advance(365 * 24 * 3600 * 1000);
+    assert_eq!(host.prune_delivered().unwrap(), 1);
+    let still = host.unsent(u32::MAX).unwrap();
+    assert_eq!(still.len(), late.len() - 1);
+    assert_eq!(outbox_rows(&db), still.len() as i64);
+}
