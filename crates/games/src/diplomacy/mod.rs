@@ -8,6 +8,7 @@
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
 pub mod ai;
+pub mod dumbbot;
 pub mod game;
 pub mod geo;
 pub mod judge;

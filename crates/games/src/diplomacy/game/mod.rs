@@ -383,13 +383,14 @@ impl Game for Diplomacy {
     }
 
     fn ai_levels() -> &'static [&'static str] {
-        &["default", "random", "hold"]
+        &["default", "random", "hold", "dumbbot"]
     }
 
     /// `default`: the heuristic power of [`super::ai`] (DumbBot-like).
     /// `random`: each unit moves to a random neighbour with probability 2/3
     /// (else holds), retreats are random, builds fill random home centres.
     /// `hold`: every unit holds; no builds; removals by civil disorder.
+    /// `dumbbot`: a port of David Norman's DumbBot ([`super::dumbbot`]).
     fn ai_action(&self, seat: Seat, level: &str, _budget: AiBudget, seed: u64) -> Self::Action {
         let m = map();
         let mut a = DiplomacyAction {
@@ -402,6 +403,13 @@ impl Game for Diplomacy {
         };
         if level == "hold" {
             return a;
+        }
+        if level == "dumbbot" {
+            let orders = super::dumbbot::orders(self, power, seed)
+                .into_iter()
+                .filter(|o| self.check_line(power, &o.canonical(m)).is_ok())
+                .collect();
+            return DiplomacyAction { orders, ..a };
         }
         if level != "random" {
             return DiplomacyAction {
