@@ -115,3 +115,127 @@ fn one_dumbbot_beats_six_random_players() {
         "dumbbot on top in {top}/{games}"
     );
 }
+
+/// A stopwatch that expires after it has been asked `limit` times, and
+/// counts how often it is asked: a clock-free way to check that an AI
+/// stops thinking once its time is up.
+#[derive(Debug)]
+struct CountingStopwatch {
+    limit: u64,
+    asked: std::sync::atomic::AtomicU64,
+}
+
+impl games::seam::Stopwatch for CountingStopwatch {
+    fn expired(&self) -> bool {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            >= self.limit
+    }
+}
+
+/// Random positions: a game played `phases` phases by random players.
+fn random_position(seed: u64, phases: u64) -> Diplomacy {
+    let mut g = Diplomacy::new_game(DiplomacyOptions::default(), seed).unwrap();
+    for k in 0..phases {
+        if g.outcome().is_some() {
+            break;
+        }
+        let acts = g
+            .awaiting()
+            .into_iter()
+            .map(|s| (s, g.ai_action(s, "random", AiBudget::default(), seed ^ k)))
+            .collect();
+        g.resolve(acts);
+    }
+    g
+}
+
+#[test]
+fn every_level_answers_legally_and_stops_when_its_time_is_up() {
+    for seed in 0..12u64 {
+        let g = random_position(seed, seed * 3 % 25);
+        for s in g.awaiting() {
+            for &level in Diplomacy::ai_levels() {
+                let watch = std::sync::Arc::new(CountingStopwatch {
+                    limit: seed % 4,
+                    asked: Default::default(),
+                });
+                let budget = AiBudget {
+                    iterations: None,
+                    deadline: Some(watch.clone()),
+                };
+                let a = g.ai_action(s, level, budget, seed);
+                g.validate(s, &a).unwrap();
+                // Once the stopwatch said the time is up, it is not asked again.
+                let asked = watch.asked.load(std::sync::atomic::Ordering::Relaxed);
+                assert!(asked <= seed % 4 + 1, "{level}: asked {asked} times");
+            }
+        }
+    }
+}
+
+#[test]
+fn default_is_reproducible_under_an_iteration_budget() {
+    for seed in [3u64, 9] {
+        let g = random_position(seed, 4);
+        for s in g.awaiting() {
+            let a = g.ai_action(s, "default", AiBudget::iterations(60), seed);
+            let b = g.ai_action(s, "default", AiBudget::iterations(60), seed);
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn one_default_beats_six_dumbbots() {
+    let games = 14u32;
+    let mut top = 0;
+    let mut centres = 0;
+    for i in 0..games {
+        let f = focus_seat(i);
+        let levels = std::array::from_fn(|s| if s == f { "default" } else { "dumbbot" });
+        let r = play_levels(500 + u64::from(i), levels, Some(f), 1912, || {
+            AiBudget::iterations(100)
+        });
+        top += usize::from(r.ai_top == Some(true));
+        centres += r.powers[f].centres;
+    }
+    // Six dumbbots share 34 centres with it: an even share is under 5.
+    assert!(
+        centres as f64 / f64::from(games) >= 6.0,
+        "{centres} centres"
+    );
+    assert!(top * 10 >= games as usize * 3, "on top in {top}/{games}");
+}
+
+#[test]
+fn ai_only_games_end_once_stalled() {
+    // No final year: only a solo or the AIs' draw votes can end the game.
+    for seed in 0..3u64 {
+        let mut g = Diplomacy::new_game(DiplomacyOptions::default(), seed).unwrap();
+        let mut phases = 0u64;
+        let mut stalled_seen = false;
+        while g.outcome().is_none() {
+            stalled_seen |= g.stalled();
+            let acts = g
+                .awaiting()
+                .into_iter()
+                .map(|s| {
+                    (
+                        s,
+                        g.ai_action(s, "default", AiBudget::iterations(20), seed ^ phases),
+                    )
+                })
+                .collect();
+            g.resolve(acts);
+            phases += 1;
+            assert!(phases < 1000, "seed {seed}: no end after {phases} phases");
+        }
+        if let Some(games::seam::Outcome::Draw(_)) = g.outcome() {
+            assert!(
+                stalled_seen || g.stalled(),
+                "a draw the AIs voted for only when stalled"
+            );
+        }
+    }
+}

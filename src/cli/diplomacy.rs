@@ -88,6 +88,9 @@ pub enum DiplomacyCommand {
         /// AIs' own iteration counts, which makes a run reproducible).
         #[arg(long, value_name = "MS")]
         budget_ms: Option<u64>,
+        /// Each decision's iteration limit (`default`: candidate evaluations).
+        #[arg(long, value_name = "N")]
+        iterations: Option<u64>,
         /// The last year played; then the game is a draw of the survivors.
         #[arg(long, default_value_t = 1920)]
         end_year: u16,
@@ -149,6 +152,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             ai,
             others,
             budget_ms,
+            iterations,
             end_year,
             json,
         } => {
@@ -180,12 +184,11 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                     end_year,
                     |g, s, l, decision_seed| {
                         let t0 = std::time::Instant::now();
-                        let a = g.ai_action(
-                            s,
-                            l,
-                            super::tournament::ai_budget(budget_ms),
-                            decision_seed,
-                        );
+                        let budget = games::seam::AiBudget {
+                            iterations,
+                            ..super::tournament::ai_budget(budget_ms)
+                        };
+                        let a = g.ai_action(s, l, budget, decision_seed);
                         if focus.is_none_or(|f| f == s) {
                             think.0 += t0.elapsed();
                             think.1 += 1;
@@ -231,7 +234,12 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             }
             if !json {
                 let n = f64::from(games.max(1));
-                let budget = budget_ms.map_or("iterations".to_string(), |ms| format!("{ms} ms"));
+                let budget = match (budget_ms, iterations) {
+                    (Some(ms), Some(n)) => format!("{ms} ms or {n} iterations"),
+                    (Some(ms), None) => format!("{ms} ms"),
+                    (None, Some(n)) => format!("{n} iterations"),
+                    (None, None) => "the AIs' own iterations".to_string(),
+                };
                 let mean_ms = think.0.as_secs_f64() * 1000.0 / f64::from(think.1.max(1));
                 if all_ai {
                     writeln!(

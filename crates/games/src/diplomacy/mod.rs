@@ -14,6 +14,7 @@ pub mod geo;
 pub mod judge;
 pub mod order;
 pub mod record;
+pub mod search;
 pub mod tournament;
 
 pub use game::{Diplomacy, DiplomacyAction, DiplomacyOptions};
