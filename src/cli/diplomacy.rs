@@ -64,9 +64,10 @@ pub enum DiplomacyCommand {
         #[arg(long, value_name = "FILE")]
         db: Option<PathBuf>,
     },
-    /// Play AI games to measure the `default` AI: by default one AI (rotating
-    /// over the powers) against six random-legal players; `--all-ai` seats
-    /// seven AIs. Prints a summary, or one JSON object per game with `--json`.
+    /// Play AI games to measure an AI level: by default one `default` AI
+    /// (rotating over the powers) against six random-legal players
+    /// (`--ai` and `--others` choose the levels); `--all-ai` seats seven
+    /// `--ai` players. Prints a summary, or one JSON object per game with `--json`.
     Tournament {
         /// Number of games.
         #[arg(long, default_value_t = 20)]
@@ -74,9 +75,22 @@ pub enum DiplomacyCommand {
         /// Seed of the first game (game i uses seed + i).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Seven `default` AIs instead of one against six random players.
+        /// Seven `--ai` players instead of one against six `--others`.
         #[arg(long)]
         all_ai: bool,
+        /// The AI level measured (`default`, `dumbbot`, `random`, `hold`).
+        #[arg(long, default_value = "default")]
+        ai: String,
+        /// The level of the six other powers.
+        #[arg(long, default_value = "random")]
+        others: String,
+        /// Each decision's wall-clock budget in milliseconds (default: the
+        /// AIs' own iteration counts, which makes a run reproducible).
+        #[arg(long, value_name = "MS")]
+        budget_ms: Option<u64>,
+        /// Each decision's iteration limit (`default`: candidate evaluations).
+        #[arg(long, value_name = "N")]
+        iterations: Option<u64>,
         /// The last year played; then the game is a draw of the survivors.
         #[arg(long, default_value_t = 1920)]
         end_year: u16,
@@ -135,17 +149,67 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             games,
             seed,
             all_ai,
+            ai,
+            others,
+            budget_ms,
+            iterations,
             end_year,
             json,
         } => {
-            use games::diplomacy::tournament::{Lineup, play};
-            let lineup = if all_ai { Lineup::AllAi } else { Lineup::OneAi };
+            use games::diplomacy::tournament::{focus_seat, play_with};
+            for level in [&ai, &others] {
+                anyhow::ensure!(
+                    Diplomacy::ai_levels().contains(&level.as_str()),
+                    "unknown AI level {level:?}; expected one of {}",
+                    Diplomacy::ai_levels().join(", ")
+                );
+            }
             let (mut top, mut stalls, mut solos) = (0u32, 0u32, 0u32);
+            let (mut focus_centres, mut other_centres) = (Vec::new(), 0usize);
+            let mut think = (std::time::Duration::ZERO, 0u32);
+            let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
             for i in 0..games {
-                let r = play(i, seed.wrapping_add(i as u64), lineup, end_year);
+                let focus = (!all_ai).then(|| focus_seat(i));
+                let levels: [&str; 7] = std::array::from_fn(|s| {
+                    if all_ai || Some(s) == focus {
+                        ai.as_str()
+                    } else {
+                        others.as_str()
+                    }
+                });
+                let r = play_with(
+                    seed.wrapping_add(i as u64),
+                    levels,
+                    focus,
+                    end_year,
+                    |g, s, l, decision_seed| {
+                        let t0 = std::time::Instant::now();
+                        let budget = games::seam::AiBudget {
+                            iterations,
+                            ..super::tournament::ai_budget(budget_ms)
+                        };
+                        let a = g.ai_action(s, l, budget, decision_seed);
+                        if focus.is_none_or(|f| f == s) {
+                            think.0 += t0.elapsed();
+                            think.1 += 1;
+                        }
+                        a
+                    },
+                );
+                let r = games::diplomacy::tournament::GameResult { game: i, ..r };
                 top += u32::from(r.ai_top == Some(true));
                 stalls += u32::from(r.result == "stall");
                 solos += u32::from(r.result.starts_with("solo"));
+                if let Some(f) = focus {
+                    focus_centres.push(r.powers[f].centres as f64);
+                    other_centres += r
+                        .powers
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, _)| k != f)
+                        .map(|(_, p)| p.centres)
+                        .sum::<usize>();
+                }
                 if json {
                     serde_json::to_writer(&mut out, &r)?;
                     writeln!(out)?;
@@ -153,8 +217,9 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                     let cs: Vec<String> = r
                         .powers
                         .iter()
-                        .map(|p| {
-                            let mark = if p.player == "default" { "*" } else { "" };
+                        .enumerate()
+                        .map(|(k, p)| {
+                            let mark = if Some(k) == focus { "*" } else { "" };
                             format!("{}{mark} {}", &p.power[..3], p.centres)
                         })
                         .collect();
@@ -168,17 +233,44 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
                 }
             }
             if !json {
-                if lineup == Lineup::OneAi {
+                let n = f64::from(games.max(1));
+                let budget = match (budget_ms, iterations) {
+                    (Some(ms), Some(n)) => format!("{ms} ms or {n} iterations"),
+                    (Some(ms), None) => format!("{ms} ms"),
+                    (None, Some(n)) => format!("{n} iterations"),
+                    (None, None) => "the AIs' own iterations".to_string(),
+                };
+                let mean_ms = think.0.as_secs_f64() * 1000.0 / f64::from(think.1.max(1));
+                if all_ai {
                     writeln!(
                         out,
-                        "AI had the most centres in {top}/{games} games ({:.0}%); {solos} solos; {stalls} stalls.",
-                        100.0 * top as f64 / games.max(1) as f64
+                        "{games} games of seven {ai}: {solos} solos, {} draws, {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
+                        games - solos - stalls,
+                        load.split_whitespace()
+                            .take(3)
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     )?;
                 } else {
+                    let mean = focus_centres.iter().sum::<f64>() / n;
+                    let var = focus_centres
+                        .iter()
+                        .map(|c| (c - mean).powi(2))
+                        .sum::<f64>()
+                        / (n - 1.0).max(1.0);
+                    let half = 1.96 * (var / n).sqrt();
+                    let (lo, hi) = games::tournament::wilson_interval(f64::from(top), n);
                     writeln!(
                         out,
-                        "{games} games: {solos} solos, {} draws, {stalls} stalls.",
-                        games - solos - stalls
+                        "{ai} vs six {others}, {games} games: {ai} ends with {mean:.2} ± {half:.2} centres (others {:.2} each); most centres in {top}/{games} ({:.1}%, 95% {:.1}–{:.1}%); {solos} solos; {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
+                        other_centres as f64 / (6.0 * n),
+                        100.0 * f64::from(top) / n,
+                        100.0 * lo,
+                        100.0 * hi,
+                        load.split_whitespace()
+                            .take(3)
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     )?;
                 }
             }

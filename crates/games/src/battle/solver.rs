@@ -24,6 +24,9 @@ pub const EXACT_MAX_STATES: usize = 60_000;
 /// The largest endgame state space the default AI hands to the solver.
 pub const ENDGAME_MAX_STATES: usize = 6_000;
 
+/// States enumerated or solved between two questions to the stop test.
+const STOP_CHECK_EVERY: usize = 256;
+
 /// Where an outcome leads.
 #[derive(Debug, Clone, Copy)]
 enum Succ {
@@ -71,6 +74,18 @@ impl Solution {
     /// Solves the battle from `root`, or `None` if more than `max_states`
     /// positions are reachable.
     pub fn solve(ctx: &Ctx, root: &Pos, max_states: usize) -> Option<Solution> {
+        Self::solve_within(ctx, root, max_states, &|| false)
+    }
+
+    /// [`Solution::solve`] that gives up (`None`) as soon as `stop` says so;
+    /// it is asked every few hundred states or LPs, so an AI's stopwatch
+    /// bounds the solve.
+    pub fn solve_within(
+        ctx: &Ctx,
+        root: &Pos,
+        max_states: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Solution> {
         if root.result.is_some() {
             return None;
         }
@@ -91,6 +106,9 @@ impl Solution {
         });
         let mut next = 0;
         while next < states.len() {
+            if next % STOP_CHECK_EVERY == 0 && stop() {
+                return None;
+            }
             let pos = states[next].pos;
             let acts = states[next].acts;
             let (k0, k1) = (n_choices(&acts[0]), n_choices(&acts[1]));
@@ -142,8 +160,7 @@ impl Solution {
             turn_limit: ctx.turn_limit,
         };
         let horizon = ctx.turn_limit.saturating_sub(root.turn) as usize;
-        sol.iterate(horizon);
-        Some(sol)
+        sol.iterate(horizon, stop).then_some(sol)
     }
 
     /// The number of states.
@@ -156,7 +173,8 @@ impl Solution {
         self.states.is_empty()
     }
 
-    fn iterate(&mut self, horizon: usize) {
+    /// Value iteration up to `horizon` turns left; false if `stop` cut it short.
+    fn iterate(&mut self, horizon: usize, stop: &dyn Fn() -> bool) -> bool {
         let n = self.states.len();
         self.levels = vec![vec![0.0; n]];
         for k in 1..=horizon {
@@ -164,6 +182,9 @@ impl Solution {
             let mut cur = vec![0.0; n];
             // Turns first (they read level k-1), then replacement steps (they read level k).
             for (s, st) in self.states.iter().enumerate() {
+                if s % STOP_CHECK_EVERY == 0 && stop() {
+                    return false;
+                }
                 if st.pos.step() == Step::Choose {
                     cur[s] = self.matrix_value(st, prev).0;
                 }
@@ -184,6 +205,7 @@ impl Solution {
                 break;
             }
         }
+        true
     }
 
     /// The payoff matrix of a state against next-level values, and its solution.

@@ -1,4 +1,8 @@
-//! The default AI power: a heuristic player in the spirit of DumbBot.
+//! The Diplomacy AI levels' entry points: [`orders`] for `default` (the
+//! movement search of [`super::search`] over DumbBot's policy, with
+//! DumbBot's retreats and adjustments, and draw votes once the game has
+//! stalled) and [`heuristic_orders`] for `heuristic`, the earlier default,
+//! a heuristic player in the spirit of DumbBot:
 //!
 //! 1. Every province gets a base value: a supply centre it does not own is
 //!    worth more the stronger its owner (neutral centres are cheap prizes);
@@ -24,6 +28,7 @@ use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, UnitKind};
 use crate::diplomacy::DiplomacyAction;
+use crate::seam::AiBudget;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
@@ -135,26 +140,54 @@ fn values(g: &Diplomacy, power: Power) -> Values {
     Values { spread, threat }
 }
 
-/// The AI's action for `power` in the current phase (always ready).
-pub fn orders(g: &Diplomacy, power: Power, seed: u64) -> DiplomacyAction {
-    let mut rng = ChaCha8Rng::seed_from_u64(
+/// The `default` AI's action for `power` in the current phase (always
+/// ready), within `budget`, drawing its random choices from `seed`.
+pub fn orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
+    let raw = match g.phase() {
+        PhaseKind::Movement => super::search::movement(g, power, budget, seed),
+        PhaseKind::Retreat | PhaseKind::Adjustment => super::dumbbot::orders(g, power, seed),
+    };
+    DiplomacyAction {
+        orders: checked(g, power, raw),
+        ready: true,
+        draw: Some(g.stalled()),
+        ..Default::default()
+    }
+}
+
+/// The orders among `raw` that pass [`Diplomacy::check_line`] (a failing
+/// one is dropped: the unit holds).
+fn checked(g: &Diplomacy, power: Power, raw: Vec<Order>) -> Vec<Order> {
+    let m = Map::standard();
+    raw.into_iter()
+        .filter(|o| g.check_line(power, &o.canonical(m)).is_ok())
+        .collect()
+}
+
+fn heuristic_rng(g: &Diplomacy, power: Power, seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(
         seed ^ (g.year() as u64) << 16 ^ (g.season() as u64) << 8 ^ power.index() as u64,
-    );
+    )
+}
+
+/// The `heuristic` AI's action for `power` in the current phase (always ready).
+pub fn heuristic_orders(g: &Diplomacy, power: Power, seed: u64) -> DiplomacyAction {
+    let mut rng = heuristic_rng(g, power, seed);
     let raw = match g.phase() {
         PhaseKind::Movement => movement(g, power, &mut rng),
         PhaseKind::Retreat => retreats(g, power),
         PhaseKind::Adjustment => adjustments(g, power),
     };
-    let m = Map::standard();
-    let orders = raw
-        .into_iter()
-        .filter(|o| g.check_line(power, &o.canonical(m)).is_ok())
-        .collect();
     DiplomacyAction {
-        orders,
+        orders: checked(g, power, raw),
         ready: true,
         ..Default::default()
     }
+}
+
+/// The `heuristic` AI's movement orders (unchecked), a candidate of the search.
+pub(crate) fn heuristic_movement(g: &Diplomacy, power: Power, seed: u64) -> Vec<Order> {
+    movement(g, power, &mut heuristic_rng(g, power, seed))
 }
 
 fn movement(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {

@@ -8,11 +8,13 @@
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
 mod ai;
+mod dumbbot;
 pub mod game;
 pub mod geo;
 pub mod judge;
 pub mod order;
 pub mod record;
+mod search;
 pub mod tournament;
 
 pub use game::{Diplomacy, DiplomacyAction, DiplomacyOptions};

@@ -1,8 +1,8 @@
 //! Self-play for measuring the AI: `gamehost diplomacy tournament`.
 
 use super::geo::Power;
-use super::{Diplomacy, DiplomacyOptions};
-use crate::seam::{AiBudget, Game, Outcome};
+use super::{Diplomacy, DiplomacyAction, DiplomacyOptions};
+use crate::seam::{AiBudget, Game, Outcome, Seat};
 use crate::tournament::play_out;
 use serde::Serialize;
 
@@ -29,7 +29,7 @@ pub struct PowerResult {
 /// The result of one tournament game.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameResult {
-    /// Game number (from 0).
+    /// Game number (from 0; 0 from [`play_levels`], which does not know it).
     pub game: u32,
     /// The game's seed.
     pub seed: u64,
@@ -47,36 +47,68 @@ pub struct GameResult {
 
 /// Plays one game with the given lineup to its end (solo, or a draw after `end_year`).
 pub fn play(game: u32, seed: u64, lineup: Lineup, end_year: u16) -> GameResult {
+    let ai_seat = focus_seat(game);
+    let levels: [&str; 7] = std::array::from_fn(|s| match lineup {
+        Lineup::AllAi => "default",
+        Lineup::OneAi if s == ai_seat => "default",
+        Lineup::OneAi => "random",
+    });
+    let focus = (lineup == Lineup::OneAi).then_some(ai_seat);
+    GameResult {
+        game,
+        ..play_levels(seed, levels, focus, end_year, || AiBudget::iterations(1))
+    }
+}
+
+/// The seat of the measured AI in game `game` of a one-against-six
+/// tournament: it rotates over the seven powers game by game.
+pub fn focus_seat(game: u32) -> usize {
+    (game as usize) % 7
+}
+
+/// Plays one game with the AI level `levels[s]` at each power `s` to its
+/// end (solo, agreed draw, or a draw after `end_year`), each decision with
+/// a fresh `budget`. `focus` is the seat whose top finish
+/// [`GameResult::ai_top`] reports.
+pub fn play_levels(
+    seed: u64,
+    levels: [&str; 7],
+    focus: Option<usize>,
+    end_year: u16,
+    mut budget: impl FnMut() -> AiBudget,
+) -> GameResult {
+    play_with(seed, levels, focus, end_year, |g, s, l, decision_seed| {
+        g.ai_action(s, l, budget(), decision_seed)
+    })
+}
+
+/// [`play_levels`] with each decision made by `decide(game, seat, level,
+/// seed)`, so a caller can time the AIs (the games crate has no clock).
+pub fn play_with(
+    seed: u64,
+    levels: [&str; 7],
+    focus: Option<usize>,
+    end_year: u16,
+    mut decide: impl FnMut(&Diplomacy, Seat, &str, u64) -> DiplomacyAction,
+) -> GameResult {
     let opts = DiplomacyOptions {
         end_year: Some(end_year),
         ..Default::default()
     };
     let mut g = Diplomacy::new_game(opts, seed).expect("valid options");
-    let ai_seat = (game as usize) % 7;
-    let level = |s: usize| match lineup {
-        Lineup::AllAi => "default",
-        Lineup::OneAi if s == ai_seat => "default",
-        Lineup::OneAi => "random",
-    };
     // A game has at most five phases a year; more means something is stuck.
     let limit = (end_year.saturating_sub(1900) as u32 + 1) * 6;
-    let levels: Vec<&str> = (0..7).map(level).collect();
     // Every power's AI in a phase draws from the same seed; its orders
     // still differ because its units do.
     let (_, phases) = play_out(&mut g, &levels, u64::from(limit), |g, s, l, phase| {
-        g.ai_action(
-            s,
-            l,
-            AiBudget::iterations(1),
-            seed.wrapping_mul(31).wrapping_add(phase),
-        )
+        decide(g, s, l, seed.wrapping_mul(31).wrapping_add(phase))
     });
     let phases = u32::try_from(phases).unwrap_or(u32::MAX);
     let powers: Vec<PowerResult> = Power::ALL
         .iter()
         .map(|&p| PowerResult {
             power: p.name().to_string(),
-            player: level(p.index()).to_string(),
+            player: levels[p.index()].to_string(),
             centres: g.centre_count(p),
         })
         .collect();
@@ -91,15 +123,15 @@ pub fn play(game: u32, seed: u64, lineup: Lineup, end_year: u16) -> GameResult {
         ),
         None => "stall".to_string(),
     };
-    let ai_top = (lineup == Lineup::OneAi).then(|| {
-        let mine = powers[ai_seat].centres;
+    let ai_top = focus.map(|f| {
+        let mine = powers[f].centres;
         powers
             .iter()
             .enumerate()
-            .all(|(i, p)| i == ai_seat || p.centres < mine)
+            .all(|(i, p)| i == f || p.centres < mine)
     });
     GameResult {
-        game,
+        game: 0,
         seed,
         powers,
         result,

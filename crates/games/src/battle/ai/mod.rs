@@ -1,7 +1,8 @@
 //! The battle AIs behind one entry point, [`choose`]: `random`, `greedy`,
 //! `mc:N` (the source material's pure Monte Carlo baseline), `default`
 //! (simultaneous-move tree search with a position evaluation, exact in
-//! small endgames) and `exact` (the value-iteration solver, for small
+//! small endgames), `mix` (the same search with its root solved as a
+//! matrix game, sampling its action from the equilibrium) and `exact` (the value-iteration solver, for small
 //! positions; larger ones fall back to `default`).
 //!
 //! Every AI draws its randomness from a generator seeded with the `seed`
@@ -21,7 +22,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The levels offered to players; the first is the default.
-pub const LEVELS: &[&str] = &["default", "greedy", "random", "mc:100", "mc:1000", "exact"];
+pub const LEVELS: &[&str] = &[
+    "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix",
+];
 
 /// Playouts of `mc` when the level gives no number.
 pub const MC_DEFAULT_PLAYOUTS: u64 = 1000;
@@ -34,6 +37,9 @@ pub enum Level {
     Default,
     /// Tree search with this many iterations (`search:N`).
     Search(u64),
+    /// The same search with its root solved as a matrix game and the
+    /// action sampled from the equilibrium (`mix`, or `mix:N` for N iterations).
+    Mix(Option<u64>),
     /// Best expected damage, heal when low.
     Greedy,
     /// Uniformly random legal actions.
@@ -45,7 +51,7 @@ pub enum Level {
 }
 
 impl Level {
-    /// Parses `default`, `search:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
+    /// Parses `default`, `search:N`, `mix`, `mix:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
     pub fn parse(s: &str) -> Option<Level> {
         let s = s.trim().to_lowercase();
         let (name, arg) = match s.split_once(':') {
@@ -63,6 +69,7 @@ impl Level {
                 None => Some(Level::Default),
                 Some(n) => Some(Level::Search(n)),
             },
+            "mix" => Some(Level::Mix(num(&arg)?)),
             "greedy" if arg.is_none() => Some(Level::Greedy),
             "random" if arg.is_none() => Some(Level::Random),
             "exact" if arg.is_none() => Some(Level::Exact),
@@ -95,6 +102,7 @@ pub fn choose(
         Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
         Level::Default => search::choose(ctx, pos, seat, &budget, None, &mut rng),
         Level::Search(n) => search::choose(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Mix(n) => search::choose_mixed(ctx, pos, seat, &budget, n, &mut rng),
         Level::Exact => {
             match super::solver::Solution::solve(ctx, pos, super::solver::EXACT_MAX_STATES) {
                 Some(sol) => sol.sample(ctx, pos, seat, &mut rng),

@@ -146,6 +146,13 @@ pub struct Diplomacy {
     /// Powers whose last action came from the AI (they count as accepting a draw).
     #[serde(default)]
     ai_held: [bool; 7],
+    /// The most centres any power has owned after a Fall.
+    #[serde(default)]
+    peak_centres: u8,
+    /// Consecutive Falls since [`Self::peak_centres`] last rose: the AI votes
+    /// for a draw once the game has stalled ([`Diplomacy::stalled`]).
+    #[serde(default)]
+    still_years: u8,
     outcome: Option<Outcome>,
     rng: ChaCha8Rng,
 }
@@ -155,6 +162,10 @@ const MAX_ERRORS_LISTED: usize = 5;
 
 /// Consecutive missed movement phases that put a power in civil disorder.
 pub const MISSES_FOR_DISORDER: u8 = 2;
+/// Years in which no power grew beyond the largest size any power had
+/// reached, after which the game counts as stalled (nobody is getting
+/// closer to a solo) and AI seats vote for a draw.
+pub const STALL_YEARS: u8 = 5;
 
 fn all_powers() -> Vec<Power> {
     Power::ALL.to_vec()
@@ -256,6 +267,8 @@ impl Game for Diplomacy {
             disorder: [false; 7],
             missed_moves: [0; 7],
             ai_held: [false; 7],
+            peak_centres: 0,
+            still_years: 0,
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
         })
@@ -408,14 +421,17 @@ impl Game for Diplomacy {
     }
 
     fn ai_levels() -> &'static [&'static str] {
-        &["default", "random", "hold"]
+        &["default", "random", "hold", "dumbbot", "heuristic"]
     }
 
-    /// `default`: the heuristic power of [`super::ai`] (DumbBot-like).
+    /// `default`: a sampled best response over DumbBot's policy
+    /// ([`super::search`]), voting for a draw once the game has stalled.
+    /// `heuristic`: the earlier default, a one-pass heuristic ([`super::ai`]).
     /// `random`: each unit moves to a random neighbour with probability 2/3
     /// (else holds), retreats are random, builds fill random home centres.
     /// `hold`: every unit holds; no builds; removals by civil disorder.
-    fn ai_action(&self, seat: Seat, level: &str, _budget: AiBudget, seed: u64) -> Self::Action {
+    /// `dumbbot`: a port of David Norman's DumbBot ([`super::dumbbot`]).
+    fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action {
         let m = map();
         let mut a = DiplomacyAction {
             ready: true,
@@ -428,10 +444,23 @@ impl Game for Diplomacy {
         if level == "hold" {
             return a;
         }
+        if level == "dumbbot" {
+            let orders = super::dumbbot::orders(self, power, seed)
+                .into_iter()
+                .filter(|o| self.check_line(power, &o.canonical(m)).is_ok())
+                .collect();
+            return DiplomacyAction { orders, ..a };
+        }
+        if level == "heuristic" {
+            return DiplomacyAction {
+                ai: true,
+                ..super::ai::heuristic_orders(self, power, seed)
+            };
+        }
         if level != "random" {
             return DiplomacyAction {
                 ai: true,
-                ..super::ai::orders(self, power, seed)
+                ..super::ai::orders(self, power, &budget, seed)
             };
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (self.year as u64) << 8 ^ seat as u64);

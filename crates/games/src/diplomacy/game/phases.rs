@@ -45,6 +45,20 @@ impl Diplomacy {
                 self.owners[p as usize] = Some(u.power);
             }
         }
+        // Progress towards a solo: the largest power reaches a size no
+        // power had before. Without it for a while the game has stalled.
+        let largest = Power::ALL
+            .map(|p| self.centre_count(p))
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        let largest = u8::try_from(largest).unwrap_or(u8::MAX);
+        if largest > self.peak_centres {
+            self.peak_centres = largest;
+            self.still_years = 0;
+        } else {
+            self.still_years = self.still_years.saturating_add(1);
+        }
         let _ = write!(report, "\nCentres:");
         for p in self.seats.clone() {
             let _ = write!(report, " {} {}", p.name(), self.centre_count(p));
@@ -268,7 +282,17 @@ impl Diplomacy {
                 .map(|&seat| self.seats[seat].index())
                 .filter(|&i| !self.disorder[i] && !self.ai_held[i])
                 .collect();
-            if !voters.is_empty() && voters.iter().all(|&i| self.draw_votes[i]) {
+            // With only AI seats left (besides powers in disorder), the
+            // AIs' own votes decide, so AI-only games can end in a draw.
+            let deciders: Vec<usize> = if voters.is_empty() {
+                s.iter()
+                    .map(|&seat| self.seats[seat].index())
+                    .filter(|&i| !self.disorder[i] && self.ai_held[i])
+                    .collect()
+            } else {
+                voters
+            };
+            if !deciders.is_empty() && deciders.iter().all(|&i| self.draw_votes[i]) {
                 let _ = writeln!(text, "All surviving powers agreed to a draw.");
                 self.outcome = Some(Outcome::Draw(s));
             }

@@ -2,7 +2,7 @@
 //! occupied and standoff provinces, legal builds, and the orders a phase
 //! adjudicates.
 
-use super::{Diplomacy, DiplomacyAction, Season, map};
+use super::{Diplomacy, DiplomacyAction, STALL_YEARS, Season, map};
 use crate::diplomacy::geo::{Bits, Power};
 use crate::diplomacy::judge::{Dislodgement, PhaseKind, adjust::check_build};
 use crate::diplomacy::order::{Order, Unit, UnitKind};
@@ -65,6 +65,13 @@ impl Diplomacy {
     /// Whether a power is still in the game (has units or centres).
     pub fn alive(&self, p: Power) -> bool {
         self.centre_count(p) > 0 || self.units.iter().any(|u| u.power == p)
+    }
+
+    /// Whether the game has stalled: for the last [`STALL_YEARS`] years no
+    /// power grew beyond the largest size any power had reached (the AI
+    /// then votes for a draw).
+    pub fn stalled(&self) -> bool {
+        self.still_years >= STALL_YEARS
     }
 
     /// Whether a power is in civil disorder (left, or missed two movement deadlines).
