@@ -55,7 +55,7 @@ fn orders_combine_and_become_final_on_done() {
     assert!(
         c.notes
             .iter()
-            .any(|n| n.contains("Replaced `F Lon - Nth` with `F Lon - Eng`")),
+            .any(|n| n.contains("Changed `F Lon - Nth` to `F Lon - Eng`")),
         "{:?}",
         c.notes
     );
@@ -100,12 +100,18 @@ fn bad_input_gets_clear_messages_and_keeps_the_rest() {
         .parse_action(ENG, "F Lon - Nth\nA Lvp - Pari\nF Edi - Nwg")
         .unwrap();
     assert_eq!(a.orders.len(), 2);
-    assert!(a.notes.iter().any(|n| n.contains("pari")), "{:?}", a.notes);
+    assert!(
+        a.refused.iter().any(|r| r.problem.contains("pari")),
+        "{:?}",
+        a.refused
+    );
     // Two orders for one unit in one message: the later one wins, and the player is told.
     let a = g.parse_action(ENG, "F Lon - Nth\nF Lon - Eng").unwrap();
     assert_eq!(a.orders.len(), 1);
     assert!(
-        a.notes.iter().any(|n| n.contains("Replaced")),
+        a.notes
+            .iter()
+            .any(|n| n.contains("kept the last, `F Lon - Eng`")),
         "{:?}",
         a.notes
     );

@@ -182,14 +182,21 @@ fn the_longest_message_gets_a_short_answer() {
     let order_word = format!("A Vie {}", "x".repeat(MAX_ORDERS_CHARS - 6));
     let e = g.parse_action(0, &order_word).unwrap_err().to_string();
     assert!(e.len() < 300, "{} chars: {e}", e.len());
+    // The same bad line repeated is quoted once, with its count.
     let many_lines = "x\n".repeat(MAX_ORDERS_CHARS / 2);
     let e = g.parse_action(0, &many_lines).unwrap_err().to_string();
-    assert!(e.contains("1995 more lines not understood"), "{e}");
+    assert!(e.contains("(2000 times)"), "{e}");
     assert!(e.len() < 400, "{} chars: {e}", e.len());
-    // One good order among them: accepted, with a handful of notes.
+    // Many different bad lines: a few listed, the rest counted.
+    let distinct: String = (0..1000).map(|i| format!("x{i}\n")).collect();
+    let e = g.parse_action(0, &distinct).unwrap_err().to_string();
+    assert!(e.contains("995 more lines not understood"), "{e}");
+    assert!(e.len() < 400, "{} chars: {e}", e.len());
+    // One good order among them: accepted, the bad line reported once.
     let mixed = format!("A Vie - Gal\n{}", "x\n".repeat(1000));
     let a = g.parse_action(0, &mixed).unwrap();
     assert_eq!(a.orders.len(), 1);
-    assert_eq!(a.notes.len(), 6, "{:?}", a.notes);
-    assert!(a.notes[5].contains("995 more"), "{:?}", a.notes);
+    assert!(a.notes.is_empty(), "{:?}", a.notes);
+    assert_eq!(a.refused.len(), 1, "{:?}", a.refused);
+    assert_eq!(a.refused[0].times, 1000);
 }

@@ -222,3 +222,26 @@ fn the_host_seats_a_variant_by_its_powers_and_plays_it() {
         "Fall 1901 movement\nEngland   3 SC  F Mao, A Wal, F Nwy\nTurkey    3 SC  F Bla, A Bul, A Arm\n"
     );
 }
+
+#[test]
+fn a_seat_missing_its_deadline_is_counted_against_its_own_power() {
+    // In France vs Austria seat 0 is France (Power index 2) and seat 1
+    // Austria (index 0): the records of the seat's power change, not those
+    // of the power whose index is the seat number.
+    let mut g = Diplomacy::new_game(variant("fva"), 1).unwrap();
+    let mut actions = BTreeMap::new();
+    actions.insert(0, g.default_action(0));
+    actions.insert(1, g.parse_action(1, "A vie - gal\ndone").unwrap());
+    g.resolve(actions);
+    assert_eq!(g.missed_moves(Power::France), 1);
+    assert_eq!(g.missed_moves(Power::Austria), 0);
+    assert_eq!(g.missed_moves(Power::England), 0);
+    // A second miss puts France, seat 0, in civil disorder: its seat opens.
+    let mut actions = BTreeMap::new();
+    actions.insert(0, g.default_action(0));
+    actions.insert(1, g.parse_action(1, "done").unwrap());
+    g.resolve(actions);
+    assert!(g.in_disorder(Power::France));
+    assert!(!g.in_disorder(Power::Austria));
+    assert!(g.seat_open(0) && !g.seat_open(1));
+}

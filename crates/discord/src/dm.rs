@@ -16,6 +16,9 @@ const FLOOD_WARNING: &str = "You are sending messages faster than I can take the
 I will ignore your messages for a few seconds. \
 Diplomacy players: put all your orders in one message, one per line.";
 
+/// The most messages one DM is answered with.
+const MAX_REPLY_PARTS: usize = 2;
+
 /// Handles a message event: only DMs from people matter.
 pub async fn handle(
     ctx: &serenity::Context,
@@ -61,7 +64,11 @@ pub async fn handle(
             }
         }
     };
-    for part in messages::split(&reply, messages::MAX_CONTENT) {
+    // One DM in, one receipt out: two messages at most when it is long
+    // (the engines keep their receipts short; this is the guard).
+    let mut parts = messages::split(&reply, messages::MAX_CONTENT);
+    parts.truncate(MAX_REPLY_PARTS);
+    for part in parts {
         msg.channel_id.say(&ctx.http, part).await?;
     }
     Ok(())

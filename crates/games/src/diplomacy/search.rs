@@ -28,7 +28,7 @@ use super::ai;
 use super::dumbbot::{Valuation, movement_orders, valuation};
 use super::game::Season;
 use super::geo::{Map, Power};
-use super::judge::movement::adjudicate_movement;
+use super::judge::adjudicate_movement;
 use super::order::{Order, Unit};
 use crate::seam::AiBudget;
 use rand::SeedableRng;

@@ -12,7 +12,7 @@ pub(crate) mod eval;
 pub mod greedy;
 pub mod mc;
 mod random;
-mod search;
+pub mod search;
 
 use super::BattleAction;
 use super::Draft;

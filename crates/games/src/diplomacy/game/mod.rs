@@ -110,8 +110,15 @@ pub struct DiplomacyAction {
     pub draw: Option<bool>,
     /// The player asked to drop earlier pending orders (`clear`).
     pub clear: bool,
-    /// Messages for the player: refused lines, replaced orders.
+    /// Messages for the player about the last message: changed orders.
     pub notes: Vec<String>,
+    /// Lines of the last message that were refused, each distinct line
+    /// once, with why (see [`Refusal`]).
+    #[serde(default)]
+    pub refused: Vec<Refusal>,
+    /// Refused lines of the last message beyond those listed in `refused`.
+    #[serde(default)]
+    pub more_refused: usize,
     /// The host filled this in at a missed deadline ([`Game::default_action`]).
     #[serde(default)]
     pub missed: bool,
@@ -119,6 +126,21 @@ pub struct DiplomacyAction {
     /// accepting a draw, so AI seats never block the humans' agreement.
     #[serde(default)]
     pub ai: bool,
+}
+
+/// One refused line of a player's message, listed once however often it
+/// was repeated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// The line as typed (cut to a quotable length).
+    pub line: String,
+    /// Why it was refused.
+    pub problem: String,
+    /// What would be right, when it says more than the phase's hint
+    /// (empty: the receipt ends with the hint once, counting pending orders).
+    pub expected: String,
+    /// How many times the line was in the message.
+    pub times: usize,
 }
 
 /// The state of a game of Diplomacy.
@@ -295,37 +317,16 @@ impl Game for Diplomacy {
         self.validate_action(seat, action)
     }
 
-    fn combine(&self, _seat: Seat, pending: Self::Action, new: Self::Action) -> Self::Action {
-        validate::combine_actions(pending, new)
+    fn combine(&self, seat: Seat, pending: Self::Action, new: Self::Action) -> Self::Action {
+        self.combine_actions(seat, pending, new)
     }
 
     fn is_final(&self, _seat: Seat, action: &Self::Action) -> bool {
         action.ready
     }
 
-    fn describe_action(&self, _seat: Seat, action: &Self::Action) -> String {
-        let m = map();
-        let mut s = String::new();
-        for o in &action.orders {
-            let _ = writeln!(s, "{}", o.canonical(m));
-        }
-        if action.orders.is_empty() {
-            s.push_str("(no orders: units hold)\n");
-        }
-        match action.draw {
-            Some(true) => s.push_str("Votes for a draw.\n"),
-            Some(false) => s.push_str("Withdraws any draw vote.\n"),
-            None => {}
-        }
-        s.push_str(if action.ready {
-            "Done.\n"
-        } else {
-            "Not final: send `done` when ready.\n"
-        });
-        for n in &action.notes {
-            let _ = writeln!(s, "{n}");
-        }
-        s.trim_end().to_string()
+    fn describe_action(&self, seat: Seat, action: &Self::Action) -> String {
+        self.describe_orders(seat, action)
     }
 
     fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport {

@@ -168,7 +168,7 @@ impl Diplomacy {
         }
         let orders = self.orders_to_adjudicate(&actions);
         for (&seat, a) in &actions {
-            let Some(p) = Power::from_index(seat) else {
+            let Some(p) = self.power_of_seat(seat) else {
                 continue;
             };
             // The per-power records are indexed by power, not seat.

@@ -1,7 +1,7 @@
 //! Order validation: one order line checked against the position, a
 //! player's message parsed into an action, and pending actions combined.
 
-use super::{Diplomacy, DiplomacyAction, MAX_ERRORS_LISTED, err, map};
+use super::{Diplomacy, DiplomacyAction, MAX_ERRORS_LISTED, Refusal, err, map};
 use crate::diplomacy::geo::{Map, Power};
 use crate::diplomacy::judge::{
     PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
@@ -138,7 +138,14 @@ impl Diplomacy {
         }
     }
 
+    /// What the power may order now, as a hint after a refused line.
     pub(super) fn hint(&self, power: Power) -> String {
+        self.hint_with(power, &[])
+    }
+
+    /// The hint counting the orders already pending: builds and removals
+    /// already ordered are not offered again.
+    pub(super) fn hint_with(&self, power: Power, pending: &[Order]) -> String {
         let m = map();
         match self.phase {
             PhaseKind::Movement => {
@@ -173,16 +180,51 @@ impl Diplomacy {
             }
             PhaseKind::Adjustment => {
                 let n = adjustment_count(m, &self.units, &self.owners, power);
+                let taken = |at: Option<crate::diplomacy::geo::LocId>| {
+                    pending
+                        .iter()
+                        .any(|x| x.at().map(|p| m.prov_of(p)) == at.map(|p| m.prov_of(p)))
+                };
                 if n > 0 {
+                    let ordered = pending
+                        .iter()
+                        .filter(|x| matches!(x, Order::Build { .. } | Order::Waive))
+                        .count() as i32;
+                    let left = n - ordered;
+                    if left <= 0 {
+                        return format!(
+                            "All {n} of your builds are ordered; send a new order for a centre to change it, or `clear`."
+                        );
+                    }
                     let b: Vec<String> = self
                         .build_choices(power)
                         .into_iter()
+                        .filter(|o| !taken(o.at()))
                         .map(|o| o.canonical(m))
                         .collect();
-                    format!("You may build {n}: {} (or `Waive`).", b.join(", "))
+                    let more = if ordered > 0 {
+                        format!("{left} more (of {n})")
+                    } else {
+                        n.to_string()
+                    };
+                    format!("You may build {more}: {} (or `Waive`).", b.join(", "))
                 } else if n < 0 {
-                    let us = self.unit_names_of(power);
-                    format!("You must remove {}: one of {}.", -n, us.join(", "))
+                    let ordered = pending
+                        .iter()
+                        .filter(|x| matches!(x, Order::Unit { .. }))
+                        .count() as i32;
+                    let left = -n - ordered;
+                    if left <= 0 {
+                        return format!("All {} of your removals are ordered.", -n);
+                    }
+                    let us: Vec<String> = self
+                        .units
+                        .iter()
+                        .filter(|u| u.power == power && !taken(Some(u.loc)))
+                        .map(|u| unit_name(m, u))
+                        .collect();
+                    let more = if ordered > 0 { " more" } else { "" };
+                    format!("You must remove {left}{more}: one of {}.", us.join(", "))
                 } else {
                     "You have no adjustments this Winter.".into()
                 }
@@ -191,7 +233,9 @@ impl Diplomacy {
     }
 
     /// [`crate::seam::Game::parse_action`]: each line is an order, or one of
-    /// `done`, `clear`, `draw`, `no draw`.
+    /// `done`, `clear`, `draw`, `no draw`. A line repeated is taken (or
+    /// refused) once; a second order for a unit replaces the first; builds
+    /// beyond the allowance are refused.
     pub(super) fn parse_message(
         &self,
         seat: Seat,
@@ -207,8 +251,9 @@ impl Diplomacy {
             return Err(err("The game is over.", "No more orders are taken."));
         }
         let mut a = DiplomacyAction::default();
-        let mut errors = Vec::new();
+        let mut errors: Vec<(String, ActionError)> = Vec::new();
         let mut any_ok = false;
+        let generic = self.hint(power);
         for line in text.split(['\n', ';']) {
             let l = line.trim();
             if l.is_empty() {
@@ -241,36 +286,62 @@ impl Diplomacy {
             match self.check_line(power, l) {
                 Ok(o) => {
                     any_ok = true;
-                    push_order(&mut a, o, map());
+                    self.add_order(power, &mut a, o, Source::SameMessage);
                 }
-                Err(e) => errors.push(e),
+                Err(e) => errors.push((l.to_string(), e)),
             }
         }
-        // A message of thousands of bad lines is answered with a few of
-        // them and a count, not thousands of errors.
-        let unlisted = errors.len().saturating_sub(MAX_ERRORS_LISTED);
-        let more = (unlisted > 0).then(|| format!("({unlisted} more lines not understood.)"));
         if !any_ok {
-            return Err(match errors.len() {
-                0 => err("No orders found.", self.hint(power)),
-                1 => errors.remove(0),
+            // Nothing usable: one error naming the distinct bad lines.
+            let mut distinct: Vec<(String, ActionError, usize)> = Vec::new();
+            for (l, e) in errors {
+                match distinct
+                    .iter_mut()
+                    .find(|(d, _, _)| d.eq_ignore_ascii_case(&l))
+                {
+                    Some(d) => d.2 += 1,
+                    None => distinct.push((l, e, 1)),
+                }
+            }
+            let unlisted: usize = distinct
+                .iter()
+                .skip(MAX_ERRORS_LISTED)
+                .map(|(_, _, n)| n)
+                .sum();
+            let more = (unlisted > 0).then(|| format!("({unlisted} more lines not understood.)"));
+            let counted = |e: &ActionError, n: usize| {
+                if n > 1 {
+                    format!("{} ({n} times)", e.problem)
+                } else {
+                    e.problem.clone()
+                }
+            };
+            return Err(match distinct.len() {
+                0 => err("No orders found.", generic),
+                1 => {
+                    let (_, e, n) = distinct.remove(0);
+                    err(counted(&e, n), e.expected)
+                }
                 _ => err(
-                    errors
+                    distinct
                         .iter()
                         .take(MAX_ERRORS_LISTED)
-                        .map(|e| e.problem.clone())
+                        .map(|(_, e, n)| counted(e, *n))
                         .chain(more)
                         .collect::<Vec<_>>()
                         .join(" "),
-                    errors[0].expected.clone(),
+                    distinct[0].1.expected.clone(),
                 ),
             });
         }
-        for e in errors.iter().take(MAX_ERRORS_LISTED) {
-            a.notes
-                .push(format!("Not accepted: {} {}", e.problem, e.expected));
+        for (l, e) in errors {
+            let expected = if e.expected == generic {
+                String::new()
+            } else {
+                e.expected
+            };
+            refuse(&mut a, &l, e.problem, expected);
         }
-        a.notes.extend(more);
         Ok(a)
     }
 
@@ -293,43 +364,169 @@ impl Diplomacy {
     }
 }
 
-/// [`crate::seam::Game::combine`]: newly typed orders merged into the
-/// pending ones, a new order for a unit replacing the old one.
-pub(super) fn combine_actions(pending: DiplomacyAction, new: DiplomacyAction) -> DiplomacyAction {
-    let m = map();
-    let mut a = if new.clear {
-        DiplomacyAction::default()
-    } else {
-        pending
-    };
-    a.notes.clear();
-    for o in new.orders {
-        push_order(&mut a, o, m);
-    }
-    a.ready = a.ready || new.ready;
-    if new.draw.is_some() {
-        a.draw = new.draw;
-    }
-    a.notes.extend(new.notes);
-    a
+/// Where an order being added comes from: the same message as the orders
+/// already there (a second order for a unit is a typing slip), or a later
+/// message (a change of mind).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Source {
+    /// The same message.
+    SameMessage,
+    /// A later message, merged into the pending orders.
+    LaterMessage,
 }
 
-/// Adds an order, replacing an earlier one for the same unit (and saying so).
-fn push_order(a: &mut DiplomacyAction, o: Order, m: &Map) {
-    if let Order::Unit { at, .. } = o {
-        let p = m.prov_of(at);
-        if let Some(i) = a
-            .orders
-            .iter()
-            .position(|x| matches!(x, Order::Unit { at: a2, .. } if m.prov_of(*a2) == p))
-        {
-            let old = a.orders.remove(i);
-            a.notes.push(format!(
-                "Replaced `{}` with `{}`.",
-                old.canonical(m),
-                o.canonical(m)
-            ));
-        }
+/// The most distinct refused lines one receipt lists, and the most
+/// characters they take, so a receipt fits two Discord messages.
+const MAX_REFUSALS_LISTED: usize = 15;
+const MAX_REFUSAL_CHARS: usize = 1500;
+
+/// Records a refused line once: a repeat only counts.
+fn refuse(a: &mut DiplomacyAction, line: &str, problem: String, expected: String) {
+    let line = crate::diplomacy::order::quoted(line);
+    if let Some(r) = a
+        .refused
+        .iter_mut()
+        .find(|r| r.line.eq_ignore_ascii_case(&line))
+    {
+        r.times += 1;
+        return;
     }
-    a.orders.push(o);
+    let used: usize = a
+        .refused
+        .iter()
+        .map(|r| r.line.len() + r.problem.len() + r.expected.len())
+        .sum();
+    if a.refused.len() >= MAX_REFUSALS_LISTED
+        || used + line.len() + problem.len() + expected.len() > MAX_REFUSAL_CHARS
+    {
+        a.more_refused += 1;
+        return;
+    }
+    a.refused.push(Refusal {
+        line,
+        problem,
+        expected,
+        times: 1,
+    });
+}
+
+impl Diplomacy {
+    /// [`crate::seam::Game::combine`]: newly typed orders merged into the
+    /// pending ones, a new order for a unit replacing the old one (said
+    /// only when it differs), builds beyond the allowance refused.
+    pub(super) fn combine_actions(
+        &self,
+        seat: Seat,
+        pending: DiplomacyAction,
+        new: DiplomacyAction,
+    ) -> DiplomacyAction {
+        let mut a = if new.clear {
+            DiplomacyAction::default()
+        } else {
+            pending
+        };
+        a.notes.clear();
+        a.refused.clear();
+        a.more_refused = 0;
+        a.notes.extend(new.notes);
+        a.refused.extend(new.refused);
+        a.more_refused = new.more_refused;
+        if let Some(power) = self.power_of_seat(seat) {
+            for o in new.orders {
+                self.add_order(power, &mut a, o, Source::LaterMessage);
+            }
+        }
+        a.ready = a.ready || new.ready;
+        if new.draw.is_some() {
+            a.draw = new.draw;
+        }
+        a
+    }
+
+    /// Adds one checked order: the same order again changes nothing and says
+    /// nothing; another order for the same unit (or build site) replaces it;
+    /// a build, waive or removal beyond what the power may do is refused.
+    pub(super) fn add_order(&self, power: Power, a: &mut DiplomacyAction, o: Order, from: Source) {
+        let m = map();
+        if a.orders.contains(&o) && !matches!(o, Order::Waive) {
+            return;
+        }
+        let same_place = |x: &Order| match (x.at(), o.at()) {
+            (Some(p), Some(q)) => {
+                m.prov_of(p) == m.prov_of(q)
+                    && matches!(
+                        (x, &o),
+                        (Order::Unit { .. }, Order::Unit { .. })
+                            | (Order::Build { .. }, Order::Build { .. })
+                    )
+            }
+            _ => false,
+        };
+        if let Some(i) = a.orders.iter().position(same_place) {
+            let old = a.orders[i];
+            a.orders[i] = o;
+            a.notes.push(match from {
+                Source::SameMessage => format!(
+                    "Two orders for `{}` in one message: kept the last, `{}`.",
+                    old_unit(&old, m),
+                    o.canonical(m)
+                ),
+                Source::LaterMessage => {
+                    format!("Changed `{}` to `{}`.", old.canonical(m), o.canonical(m))
+                }
+            });
+            return;
+        }
+        if self.phase == PhaseKind::Adjustment {
+            let n = adjustment_count(m, &self.units, &self.owners, power);
+            let builds = a
+                .orders
+                .iter()
+                .filter(|x| matches!(x, Order::Build { .. } | Order::Waive))
+                .count() as i32;
+            let removals = a
+                .orders
+                .iter()
+                .filter(|x| matches!(x, Order::Unit { .. }))
+                .count() as i32;
+            let over = match o {
+                Order::Build { .. } | Order::Waive => (builds >= n).then(|| {
+                    format!(
+                        "you may build {n} this Winter and {builds} {} already ordered.",
+                        if builds == 1 { "is" } else { "are" }
+                    )
+                }),
+                Order::Unit { .. } => (removals >= -n).then(|| {
+                    format!(
+                        "you must remove {} this Winter and {removals} {} already ordered.",
+                        -n,
+                        if removals == 1 { "is" } else { "are" }
+                    )
+                }),
+            };
+            if let Some(why) = over {
+                refuse(
+                    a,
+                    &o.canonical(m),
+                    format!("One too many: {why}"),
+                    String::new(),
+                );
+                return;
+            }
+        }
+        a.orders.push(o);
+    }
+}
+
+/// The unit (or build site) an order is for, as players write it.
+fn old_unit(o: &Order, m: &Map) -> String {
+    match *o {
+        Order::Unit { unit, at, .. } => format!(
+            "{} {}",
+            unit.map(|u| u.letter()).unwrap_or("?"),
+            loc_name(m, at)
+        ),
+        Order::Build { at, .. } => format!("Build {}", loc_name(m, at)),
+        Order::Waive => "Waive".into(),
+    }
 }

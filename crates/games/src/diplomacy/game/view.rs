@@ -1,9 +1,10 @@
 //! The view of the board: the text board, the status line and the choices
 //! offered to the power whose turn it is.
 
-use super::{Diplomacy, map};
+use super::{Diplomacy, DiplomacyAction, map};
+use crate::diplomacy::geo::Power;
 use crate::diplomacy::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
-use crate::diplomacy::order::{Order, OrderKind, unit_name};
+use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
 use crate::seam::{ActionChoice, ChoiceStyle, Game, Outcome, Seat, View};
 use std::fmt::Write;
 
@@ -150,5 +151,109 @@ impl Diplomacy {
             status,
             choices,
         }
+    }
+}
+
+impl Diplomacy {
+    /// The units of `power` that must be ordered this phase and have no
+    /// order among `orders` (movement: its units; retreats: its dislodged
+    /// units; adjustments: none, builds and removals are counted instead).
+    pub fn units_without_orders(&self, power: Power, orders: &[Order]) -> Vec<Unit> {
+        let m = map();
+        let ordered = |u: &Unit| {
+            orders
+                .iter()
+                .any(|o| matches!(o, Order::Unit { at, .. } if m.prov_of(*at) == m.prov_of(u.loc)))
+        };
+        match self.phase {
+            PhaseKind::Movement => self
+                .units
+                .iter()
+                .filter(|u| u.power == power && !ordered(u))
+                .copied()
+                .collect(),
+            PhaseKind::Retreat => self
+                .dislodged
+                .iter()
+                .map(|d| d.unit)
+                .filter(|u| u.power == power && !ordered(u))
+                .collect(),
+            PhaseKind::Adjustment => Vec::new(),
+        }
+    }
+
+    /// [`Game::describe_action`]: the pending orders once each in canonical
+    /// form, the units still without one, the draw vote and readiness, then
+    /// what the last message changed and each line it refused, once, with
+    /// its reason; the phase's hint (counting pending builds) at most once.
+    pub(super) fn describe_orders(&self, seat: Seat, action: &DiplomacyAction) -> String {
+        let m = map();
+        let mut s = String::new();
+        for o in &action.orders {
+            let _ = writeln!(s, "{}", o.canonical(m));
+        }
+        let power = self.power_of_seat(seat);
+        let missing: Vec<String> = power
+            .map(|p| self.units_without_orders(p, &action.orders))
+            .unwrap_or_default()
+            .iter()
+            .map(|u| unit_name(m, u))
+            .collect();
+        if action.orders.is_empty() {
+            s.push_str(if self.phase == PhaseKind::Adjustment {
+                "(no orders)\n"
+            } else {
+                "(no orders: units hold)\n"
+            });
+        } else if !missing.is_empty() {
+            let _ = writeln!(s, "No order yet (will hold): {}", missing.join(", "));
+        }
+        match action.draw {
+            Some(true) => s.push_str("Votes for a draw.\n"),
+            Some(false) => s.push_str("Withdraws any draw vote.\n"),
+            None => {}
+        }
+        s.push_str(if action.ready {
+            "Done.\n"
+        } else {
+            "Not final: send `done` when ready.\n"
+        });
+        for n in &action.notes {
+            let _ = writeln!(s, "{n}");
+        }
+        if !action.refused.is_empty() {
+            let lines: usize =
+                action.refused.iter().map(|r| r.times).sum::<usize>() + action.more_refused;
+            let _ = writeln!(
+                s,
+                "Refused {lines} line{}:",
+                if lines == 1 { "" } else { "s" }
+            );
+        }
+        for r in &action.refused {
+            let quoted = format!("`{}`", r.line);
+            let mut line = if r.problem.starts_with(&quoted) {
+                r.problem.clone()
+            } else {
+                format!("{quoted}: {}", r.problem)
+            };
+            if !r.expected.is_empty() {
+                line.push(' ');
+                line.push_str(&r.expected);
+            }
+            if r.times > 1 {
+                let _ = write!(line, " ({} times)", r.times);
+            }
+            let _ = writeln!(s, "- {line}");
+        }
+        if action.more_refused > 0 {
+            let _ = writeln!(s, "({} more lines not understood.)", action.more_refused);
+        }
+        if let Some(p) = power
+            && (action.refused.iter().any(|r| r.expected.is_empty()) || action.more_refused > 0)
+        {
+            let _ = writeln!(s, "{}", self.hint_with(p, &action.orders));
+        }
+        s.trim_end().to_string()
     }
 }

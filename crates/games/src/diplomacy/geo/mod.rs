@@ -55,7 +55,9 @@ impl Power {
         self as usize
     }
 
-    /// The power at a seat number.
+    /// The power with this [`Power::index`] (its place in [`Power::ALL`]).
+    /// Not a seat: a game's seats map to its powers through
+    /// `Diplomacy::power_of_seat`, since a variant seats fewer powers.
     pub fn from_index(i: usize) -> Option<Power> {
         Power::ALL.get(i).copied()
     }
