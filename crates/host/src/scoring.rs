@@ -11,7 +11,7 @@ pub enum Scoring {
     /// among the powers in it.
     DrawSize,
     /// Sum of squares: a solo takes 100; in a draw each power in it gets
-    /// 100 × its centres² / the sum of every power's centres².
+    /// 100 × its centres² / the sum of the centres² of the powers in it.
     SumOfSquares,
     /// Only a solo counts: the winner takes 100; a draw scores nobody.
     SoloOnly,
@@ -125,8 +125,11 @@ pub fn seat_results(g: &FinishedGame<'_>) -> Vec<SeatResult> {
             .unzip(),
         Outcome::Draw(v) => {
             let in_draw: Vec<Seat> = v.iter().copied().filter(|s| !gave_up(*s)).collect();
-            let sum_sq: f64 = (0..g.seats)
-                .map(|s| {
+            // Over the powers in the draw, so the draw shares all 100 points
+            // even when a power in civil disorder still holds centres.
+            let sum_sq: f64 = in_draw
+                .iter()
+                .map(|&s| {
                     let c = f64::from(g.strengths.get(s).copied().unwrap_or(0));
                     c * c
                 })
