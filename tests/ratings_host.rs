@@ -359,3 +359,57 @@ fn missed_deadlines_lower_reliability_and_a_game_may_require_it() {
     );
     host.join(id, "carol", "Carol", None).unwrap();
 }
+
+/// Ten players a page; the viewer's own place on any page; a page past the
+/// end shows the last.
+#[test]
+fn the_leaderboard_is_paged_by_ten_with_the_viewers_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = new_host(dir.path());
+    // Alice beats eleven others in turn.
+    for i in 1..=11 {
+        let id = host
+            .create_game(NewGame {
+                options: json!({"wins": 1}),
+                ..new_rps(&format!("c{i}"), None, TimeoutPolicy::Default)
+            })
+            .unwrap();
+        let p = format!("p{i:02}");
+        host.join(id, &p, &p, None).unwrap();
+        host.start(id, "alice").unwrap();
+        host.submit(Some(id), "alice", "paper").unwrap();
+        host.submit(Some(id), &p, "rock").unwrap();
+    }
+    let one = host
+        .leaderboard(Some("guild"), "rps", 1, Some("p11"))
+        .unwrap();
+    assert_eq!((one.total, one.pages, one.entries.len()), (12, 2, 10));
+    assert_eq!(one.entries[0].player, "alice");
+    assert_eq!(one.entries[0].games, 11);
+    let places: Vec<u32> = one.entries.iter().map(|e| e.place).collect();
+    assert_eq!(places, (1..=10).collect::<Vec<_>>());
+    let two = host
+        .leaderboard(Some("guild"), "rps", 2, Some("p11"))
+        .unwrap();
+    assert_eq!(
+        two.entries.iter().map(|e| e.place).collect::<Vec<_>>(),
+        [11, 12]
+    );
+    // The viewer's place is the same on every page and matches the list.
+    let me = one.viewer.clone().unwrap();
+    assert_eq!(two.viewer, Some(me.clone()));
+    let listed = one
+        .entries
+        .iter()
+        .chain(&two.entries)
+        .find(|e| e.player == "p11");
+    assert_eq!(listed, Some(&me));
+    assert_eq!(
+        host.leaderboard(Some("guild"), "rps", 9, None)
+            .unwrap()
+            .page,
+        2
+    );
+    // The list is in rating order.
+    assert!(one.entries.windows(2).all(|w| w[0].rating >= w[1].rating));
+}
