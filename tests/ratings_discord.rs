@@ -160,3 +160,41 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
     assert!(mine.contains(": win, unrated"), "{mine}");
     h.finish().await;
 }
+
+const CH3: u64 = 3_000_000_000_000_183;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_moderator_opts_the_server_in_to_rating_ai_seats() {
+    let h = Harness::start().await;
+    let options = json!([opt("ai_seats", 5, json!(true))]);
+    let refused = command(&h.fake, ALICE, CH3, &["game", "ratings"], options.clone()).await;
+    assert!(
+        refused.contains("Only members with Manage Server"),
+        "{refused}"
+    );
+    let t = h
+        .fake
+        .slash_as(MOD, CH3, &["game", "ratings"], options, true, true);
+    let done = h.fake.reply_text(&t).await;
+    assert!(
+        done.starts_with("Games with AI seats are now rated"),
+        "{done}"
+    );
+
+    support::setup::against_ai(&h, CH3, "hands", vec![]).await;
+    channel_msg(&h.fake, CH3, "started").await;
+    command(&h.fake, ALICE, CH3, &["game", "forfeit"], json!([])).await;
+    let end = channel_msg(&h.fake, CH3, "Ratings:").await;
+    assert!(
+        end.text()
+            .contains("Alice 1500 → 1338 (-162), AI (rock) 1500 → 1662 (+162)."),
+        "{}",
+        end.text()
+    );
+    let board = command(&h.fake, ALICE, CH3, &["game", "leaderboard"], json!([])).await;
+    assert!(
+        board.contains("\n1. AI (rock) 1662 ± 290 (1 game)\n"),
+        "{board}"
+    );
+    h.finish().await;
+}

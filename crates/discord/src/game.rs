@@ -2,7 +2,7 @@
 //! status, list and history. Public posts come from the outbox; replies here
 //! are short and ephemeral.
 
-use super::leaderboard::{ScoringOption, leaderboard, profile, rules_of};
+use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
 use host::{GameView, HistoryPage, HostError, NewGame, game_label};
@@ -39,7 +39,8 @@ pub enum Timeout {
         "takeover",
         "extend",
         "leaderboard",
-        "profile"
+        "profile",
+        "ratings"
     ),
     subcommand_required
 )]

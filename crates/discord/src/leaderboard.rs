@@ -252,3 +252,41 @@ pub fn describe_profile(p: &Profile) -> String {
     }
     s
 }
+
+/// Whether games with AI seats are rated in this server (Manage Server to change)
+#[poise::command(slash_command)]
+pub async fn ratings(
+    ctx: Context<'_>,
+    #[description = "Rate games with AI seats, and the AI levels in them"] ai_seats: bool,
+) -> Result<(), BotError> {
+    let Some(guild) = ctx.guild_id().map(|g| g.to_string()) else {
+        return Err(BotError::user("Ratings are per server; use this in one."));
+    };
+    let moderator = match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild() || p.administrator()),
+        _ => false,
+    };
+    if !moderator {
+        return Err(BotError::user(
+            "Only members with Manage Server choose how this server rates games.",
+        ));
+    }
+    ctx.data()
+        .host(move |h| h.set_rate_ai_seats(Some(&guild), ai_seats))
+        .await?;
+    reply(
+        ctx,
+        if ai_seats {
+            "Games with AI seats are now rated in this server; each AI level gets a rating of its own."
+        } else {
+            "Only games between people are rated in this server now."
+        }
+        .to_string(),
+    )
+    .await
+}

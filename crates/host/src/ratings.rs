@@ -362,6 +362,15 @@ impl Host {
         self.store.write(|tx| self.rate_backlog_in(tx))
     }
 
+    /// Rates the backlog first if it has anything (a read when it has not),
+    /// so a board read right after the upgrade already counts old games.
+    fn backlog_rated(&self) -> Result<(), HostError> {
+        if !self.store.read(|tx| tx.rating_backlog())?.is_empty() {
+            self.rate_backlog()?;
+        }
+        Ok(())
+    }
+
     fn rate_backlog_in(&self, tx: &Tx<'_>) -> Result<usize, HostError> {
         let ids = tx.rating_backlog()?;
         for &id in &ids {
@@ -456,7 +465,7 @@ impl Host {
         } else if !all_human && !tx.rate_ai_seats(&scope)? {
             Some("an AI played in it, and this server rates only games between people")
         } else if distinct.len() < 2 || distinct.len() != keyed.len() {
-            Some("a player held more than one seat")
+            Some("the same player or AI level held more than one seat")
         } else {
             None
         };
@@ -574,6 +583,7 @@ impl Host {
         viewer: Option<&str>,
     ) -> Result<Leaderboard, HostError> {
         let kind = self.registry.get(kind)?.name.to_string();
+        self.backlog_rated()?;
         let scope = scope_key(guild_id);
         self.store.read(|tx| {
             let total = tx.leaderboard_len(&scope, &kind)?;
@@ -619,8 +629,36 @@ impl Host {
         })
     }
 
+    /// One player's line on a kind's leaderboard in a server (a user id,
+    /// or `ai:<level>`), if they are rated.
+    pub fn rating_of(
+        &self,
+        guild_id: Option<&str>,
+        kind: &str,
+        player: &str,
+    ) -> Result<Option<LeaderboardEntry>, HostError> {
+        self.backlog_rated()?;
+        let scope = scope_key(guild_id);
+        self.store.read(|tx| {
+            let (Some(r), Some(place)) = (
+                tx.rating(&scope, kind, player)?,
+                tx.leaderboard_place(&scope, kind, player)?,
+            ) else {
+                return Ok(None);
+            };
+            Ok(Some(LeaderboardEntry {
+                place,
+                player: r.player,
+                rating: r.rating,
+                deviation: r.deviation,
+                games: r.games,
+            }))
+        })
+    }
+
     /// The kinds rated in a server, by name.
     pub fn rated_kinds(&self, guild_id: Option<&str>) -> Result<Vec<String>, HostError> {
+        self.backlog_rated()?;
         let scope = scope_key(guild_id);
         Ok(self.store.read(|tx| tx.rated_kinds(&scope))?)
     }
@@ -640,6 +678,7 @@ impl Host {
 
     /// A user's ratings, results, reliability and latest games in a server.
     pub fn profile(&self, guild_id: Option<&str>, user_id: &str) -> Result<Profile, HostError> {
+        self.backlog_rated()?;
         let scope = scope_key(guild_id);
         self.store.read(|tx| {
             let ratings = tx.ratings_of_player(&scope, user_id)?;
