@@ -58,6 +58,7 @@ pub fn play(
     let user = local_user();
     let channel = user_channel(&user);
     let game_id = open_game(host, args, &user, &channel, &mut out)?;
+    print_ratings(host, game_id, &user, &mut out)?;
     writeln!(out, "Type `help` for commands.")?;
     loop {
         host.run_ai_turns(Some(game_id), 10_000)?;
@@ -162,6 +163,51 @@ pub fn play(
     }
 }
 
+/// The player's rating in this kind beside each AI level's, as measured
+/// by the games played at this terminal (every terminal game has an AI
+/// seat, so terminal games rate AI seats).
+fn print_ratings(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let kind = host.game(game_id)?.kind;
+    let show = |e: Option<host::LeaderboardEntry>| match e {
+        Some(e) => format!(
+            "{:.0} ± {:.0} ({} rated game{})",
+            e.rating,
+            e.deviation,
+            e.games,
+            if e.games == 1 { "" } else { "s" }
+        ),
+        None => format!(
+            "{:.0} ± {:.0} (new)",
+            host::START_RATING,
+            host::START_DEVIATION
+        ),
+    };
+    let levels: Vec<String> = host
+        .registry()
+        .get(&kind)?
+        .ai_levels
+        .iter()
+        .map(|level| {
+            Ok(format!(
+                "{level} {}",
+                show(host.rating_of(None, &kind, &format!("ai:{level}"))?)
+            ))
+        })
+        .collect::<Result<_, host::HostError>>()?;
+    writeln!(
+        out,
+        "Your {kind} rating: {}. AI levels: {}.",
+        show(host.rating_of(None, &kind, user)?),
+        levels.join(", ")
+    )?;
+    Ok(())
+}
+
 /// Resumes the user's unfinished game of this kind or creates a new one.
 ///
 /// The kind, the options, the seat and the AI level are all checked first;
@@ -249,6 +295,9 @@ fn open_game(
         abort_saying_why(host, &g, user, out)?;
     }
     let id = host.create_game(NewGame { options, ..request })?;
+    // Terminal games are against AIs: rate them, so the player sees where
+    // they stand against each level.
+    host.set_rate_ai_seats(None, true)?;
     if let Err(e) = seat_everyone(host, id, user, mine, seats, level.as_deref()) {
         // Checked above, so this is a fault, not a bad argument: say what
         // became of the half-made game.

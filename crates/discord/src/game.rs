@@ -2,6 +2,7 @@
 //! status, list and history. Public posts come from the outbox; replies here
 //! are short and ephemeral.
 
+use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
 use host::{GameView, HistoryPage, HostError, NewGame, game_label};
@@ -25,8 +26,21 @@ pub enum Timeout {
 #[poise::command(
     slash_command,
     subcommands(
-        "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
-        "takeover", "extend"
+        "new",
+        "join",
+        "leave",
+        "ai",
+        "start",
+        "abort",
+        "forfeit",
+        "status",
+        "list",
+        "history",
+        "takeover",
+        "extend",
+        "leaderboard",
+        "profile",
+        "ratings"
     ),
     subcommand_required
 )]
@@ -121,6 +135,8 @@ async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotE
 }
 
 /// Create a game in this channel (a lobby others join with its buttons)
+// A slash command's options are its arguments.
+#[allow(clippy::too_many_arguments)]
 #[poise::command(slash_command, rename = "new")]
 pub async fn new(
     ctx: Context<'_>,
@@ -133,7 +149,13 @@ pub async fn new(
     #[description = "Engine options, e.g. team_size=3 turn_limit=40 (or a JSON object)"]
     options: Option<String>,
     #[description = "Seed for a reproducible deal"] seed: Option<i64>,
+    #[description = "Whether the result changes ratings (default: yes)"] rated: Option<bool>,
+    #[description = "How a game of many players (Diplomacy) is scored (default: draw-size)"]
+    scoring: Option<ScoringOption>,
+    #[description = "The least reliability (0-100%) a player needs to join"]
+    min_reliability: Option<u32>,
 ) -> Result<(), BotError> {
+    let rules = rules_of(rated, scoring, min_reliability)?;
     let Some(guild) = ctx.guild_id() else {
         return Err(BotError::user(
             "Games live in server channels; use `/game new` in one.",
@@ -172,7 +194,19 @@ pub async fn new(
         timeout_policy: policy,
         creator_plays: play.unwrap_or(true),
     };
-    let id = data.host(move |h| h.create_game(req)).await?;
+    let id = data
+        .host(move |h| {
+            let creator = req.creator_id.clone();
+            if let Some(rules) = &rules {
+                h.check_game_rules(&req.kind, &req.options, rules)?;
+            }
+            let id = h.create_game(req)?;
+            if let Some(rules) = rules {
+                h.set_game_rules(id, &creator, rules)?;
+            }
+            Ok(id)
+        })
+        .await?;
     say(
         ctx,
         format!("Created {kind_name} #{id}. The lobby is posted in the channel: others join with its **Join** button; **Start** when every seat is taken."),

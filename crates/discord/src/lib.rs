@@ -18,6 +18,7 @@ mod components;
 mod dm;
 mod error;
 mod game;
+mod leaderboard;
 mod messages;
 mod moves;
 mod options;

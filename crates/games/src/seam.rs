@@ -232,6 +232,11 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     }
     /// How the game ended, or `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
+    /// A seat's material standing, for scoring systems that share a draw by
+    /// size (Diplomacy's sum-of-squares: supply centres). 0 by default.
+    fn strength(&self, _seat: Seat) -> u32 {
+        0
+    }
     /// What `viewer` may see (`None` is a spectator).
     fn view(&self, viewer: Option<Seat>) -> View;
 

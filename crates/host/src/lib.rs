@@ -16,8 +16,10 @@ mod extend;
 mod history;
 mod lobby;
 mod options;
+mod ratings;
 mod registry;
 mod replay;
+mod scoring;
 mod takeover;
 mod turns;
 mod view;
@@ -26,8 +28,13 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use ratings::{
+    GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
+    Reliability, START_DEVIATION, START_RATING, Skill, update_duel, update_multi,
+};
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
+pub use scoring::{Scoring, SeatOutcome};
 pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 // The store's row types front-ends read, so no front-end names the store.

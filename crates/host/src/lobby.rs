@@ -94,6 +94,7 @@ impl Host {
     ) -> Result<Seat, HostError> {
         self.store.write(|tx| {
             let row = lobby_game(tx, game_id)?;
+            self.check_join_reliability(tx, &row, user_id)?;
             let seats = tx.seats(game_id)?;
             if let Some(s) = seat_of_user(&seats, user_id) {
                 return Err(HostError::user(format!(

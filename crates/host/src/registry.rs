@@ -60,6 +60,8 @@ pub trait AnyGame: Send + Sync {
     fn take_over(&mut self, seat: Seat) -> bool;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
+    /// See [`Game::strength`].
+    fn strength(&self, seat: Seat) -> u32;
     /// What a viewer may see.
     fn view(&self, viewer: Option<Seat>) -> View;
     /// AI levels, default first.
@@ -163,6 +165,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()
+    }
+    fn strength(&self, seat: Seat) -> u32 {
+        self.0.strength(seat)
     }
     fn view(&self, viewer: Option<Seat>) -> View {
         self.0.view(viewer)

@@ -419,7 +419,9 @@ impl Host {
             Some(&serde_json::to_string(outcome).unwrap_or_default()),
             self.now(),
         )?;
-        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text)
+        // Results and ratings commit with the end of the game, or neither does.
+        let results = self.record_results(tx, row, engine, seats, outcome)?;
+        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text + &results)
     }
 
     /// Sets the new turn's deadline and prompts the people it awaits.
@@ -710,6 +712,8 @@ impl Host {
             } else {
                 d.idle_deadlines.saturating_add(1)
             };
+            let open_before =
+                self.note_missed_deadlines(tx, &row, &seats, &missing, engine.as_ref())?;
             let has_people = seats
                 .iter()
                 .any(|s| matches!(s.occupant, Occupant::User(_)));
@@ -746,6 +750,7 @@ impl Host {
                     report.public
                 );
                 self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &missing)?;
+                self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
                 tx.set_idle_deadlines(row.id, idle)?;
                 return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
             }
@@ -768,6 +773,7 @@ impl Host {
                 ),
             )?;
             self.resolve_turn(tx, &row, engine, &seats, actions)?;
+            self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
             // The next turn's deadline (if the game goes on) carries the count.
             tx.set_idle_deadlines(row.id, idle)?;
             Ok(DeadlineEvent::Resolved(row.id))

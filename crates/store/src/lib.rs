@@ -6,8 +6,12 @@
 //! (tasks or processes) are serialised by SQLite itself and a crash before
 //! commit leaves nothing half done.
 
+mod ratings;
 mod rows;
 
+pub use ratings::{
+    GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
+};
 pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
@@ -24,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0001_initial.sql"),
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
+    include_str!("../../../migrations/0004_ratings.sql"),
 ];
 
 /// Everything that can go wrong in the store.

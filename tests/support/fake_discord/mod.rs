@@ -519,9 +519,25 @@ impl FakeDiscord {
         for sub in path[1..].iter().rev() {
             opts = json!([{"name": sub, "type": 1, "options": opts}]);
         }
-        v["data"] = json!({"id": "7000000000000001", "name": path[0], "type": 1, "options": opts});
+        // Discord sends the users a user option names in `resolved`.
+        let mut users = serde_json::Map::new();
+        self.user_options(&opts, &mut users);
+        v["data"] = json!({"id": "7000000000000001", "name": path[0], "type": 1, "options": opts,
+                           "resolved": {"users": users}});
         self.dispatch("INTERACTION_CREATE", v);
         token
+    }
+
+    /// The users named by user options (type 6) anywhere in `opts`.
+    fn user_options(&self, opts: &Value, out: &mut serde_json::Map<String, Value>) {
+        for o in opts.as_array().into_iter().flatten() {
+            if o["type"] == 6
+                && let Some(id) = o["value"].as_str().and_then(|v| v.parse::<u64>().ok())
+            {
+                out.insert(id.to_string(), self.user_json(id));
+            }
+            self.user_options(&o["options"], out);
+        }
     }
 
     /// A click on a button of a message.

@@ -417,6 +417,11 @@ impl Game for Diplomacy {
         self.outcome.clone()
     }
 
+    /// Supply centres owned (sum-of-squares scoring).
+    fn strength(&self, seat: Seat) -> u32 {
+        Power::from_index(seat).map_or(0, |p| self.centre_count(p) as u32)
+    }
+
     fn view(&self, viewer: Option<Seat>) -> View {
         self.board_view(viewer)
     }

@@ -1,0 +1,460 @@
+//! Ratings, game results, per-game rules and reliability events
+//! (migration 0004). Scope and player keys are explained there.
+
+use super::{StoreError, Tx};
+use rusqlite::{OptionalExtension, params};
+
+/// A row of `ratings`: one player's rating in one scope and kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    /// Server id, or '' outside a server.
+    pub scope: String,
+    /// Engine kind.
+    pub kind: String,
+    /// User id, or `ai:<level>`.
+    pub player: String,
+    /// Rating on the Glicko scale.
+    pub rating: f64,
+    /// Its deviation on the same scale.
+    pub deviation: f64,
+    /// Glicko-2 volatility (0 for Weng-Lin).
+    pub volatility: f64,
+    /// Rated games counted.
+    pub games: u32,
+    /// Last change (ms).
+    pub updated_at: i64,
+}
+
+impl RatingRow {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
+        Ok(RatingRow {
+            scope: r.get(0)?,
+            kind: r.get(1)?,
+            player: r.get(2)?,
+            rating: r.get(3)?,
+            deviation: r.get(4)?,
+            volatility: r.get(5)?,
+            games: r.get(6)?,
+            updated_at: r.get(7)?,
+        })
+    }
+}
+
+const RATING_COLUMNS: &str =
+    "scope, kind, player, rating, deviation, volatility, games, updated_at";
+
+/// A row of `game_results`: what one seat of a finished game came to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameResultRow {
+    /// The game.
+    pub game_id: i64,
+    /// The seat.
+    pub seat: usize,
+    /// User id, or `ai:<level>`.
+    pub player: String,
+    /// `win`, `draw`, `loss` or `forfeit`.
+    pub result: String,
+    /// Diplomacy scoring points, if the game was scored.
+    pub score: Option<f64>,
+    /// The rating before the game, if it was rated.
+    pub rating_before: Option<f64>,
+    /// The rating after it.
+    pub rating_after: Option<f64>,
+    /// The deviation after it.
+    pub deviation_after: Option<f64>,
+}
+
+/// A player's result with where and when the game was played (for profiles).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerResultRow {
+    /// The result itself.
+    pub result: GameResultRow,
+    /// The game's kind.
+    pub kind: String,
+    /// Its channel.
+    pub channel_id: String,
+    /// Its server, if any.
+    pub guild_id: Option<String>,
+    /// When it ended (ms).
+    pub ended_at: i64,
+}
+
+/// How many results of one kind a player has (for profiles).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultCount {
+    /// Engine kind.
+    pub kind: String,
+    /// `win`, `draw`, `loss` or `forfeit`.
+    pub result: String,
+    /// How many.
+    pub count: u32,
+}
+
+/// A row of `game_rules`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRulesRow {
+    /// Whether the game may change ratings.
+    pub rated: bool,
+    /// Diplomacy scoring system: `dss`, `sos` or `solo`.
+    pub scoring: Option<String>,
+    /// The least reliability (percent) a player needs to join.
+    pub min_reliability: Option<u8>,
+}
+
+/// What a user's reliability is computed from, in one scope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReliabilityCounts {
+    /// Logged turns in which the user's seat had an action.
+    pub turns_awaited: u32,
+    /// Deadlines the user let pass without moving.
+    pub missed_deadlines: u32,
+    /// Times the user's seat fell into civil disorder.
+    pub civil_disorders: u32,
+}
+
+impl Tx<'_> {
+    /// One player's rating in a scope and kind.
+    pub fn rating(
+        &self,
+        scope: &str,
+        kind: &str,
+        player: &str,
+    ) -> Result<Option<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND kind = ?2 AND player = ?3"
+        );
+        Ok(self
+            .tx
+            .query_row(&sql, params![scope, kind, player], RatingRow::from_row)
+            .optional()?)
+    }
+
+    /// Writes (or replaces) a player's rating.
+    pub fn upsert_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO ratings (scope, kind, player, rating, deviation, volatility, games, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (scope, kind, player) DO UPDATE SET rating = excluded.rating, \
+             deviation = excluded.deviation, volatility = excluded.volatility, \
+             games = excluded.games, updated_at = excluded.updated_at",
+            params![
+                r.scope,
+                r.kind,
+                r.player,
+                r.rating,
+                r.deviation,
+                r.volatility,
+                r.games,
+                r.updated_at
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Every rating of a player in a scope, by kind.
+    pub fn ratings_of_player(
+        &self,
+        scope: &str,
+        player: &str,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND player = ?2 ORDER BY kind"
+        );
+        let mut stmt = self.tx.prepare(&sql)?;
+        let rows = stmt
+            .query_map(params![scope, player], RatingRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// A page of a kind's leaderboard in a scope, best first (ties by
+    /// smaller deviation, then player, so pages never overlap).
+    pub fn leaderboard(
+        &self,
+        scope: &str,
+        kind: &str,
+        offset: u32,
+        limit: u32,
+    ) -> Result<Vec<RatingRow>, StoreError> {
+        let sql = format!(
+            "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND kind = ?2 \
+             ORDER BY rating DESC, deviation ASC, player ASC LIMIT ?3 OFFSET ?4"
+        );
+        let mut stmt = self.tx.prepare(&sql)?;
+        let rows = stmt
+            .query_map(params![scope, kind, limit, offset], RatingRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// How many players a kind's leaderboard has in a scope.
+    pub fn leaderboard_len(&self, scope: &str, kind: &str) -> Result<u32, StoreError> {
+        Ok(self.tx.query_row(
+            "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2",
+            params![scope, kind],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// A player's 1-based place on a kind's leaderboard (the order of
+    /// [`Tx::leaderboard`]), if they are on it.
+    pub fn leaderboard_place(
+        &self,
+        scope: &str,
+        kind: &str,
+        player: &str,
+    ) -> Result<Option<u32>, StoreError> {
+        let Some(me) = self.rating(scope, kind, player)? else {
+            return Ok(None);
+        };
+        let ahead: u32 = self.tx.query_row(
+            "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2 AND \
+             (rating > ?3 OR (rating = ?3 AND (deviation < ?4 OR (deviation = ?4 AND player < ?5))))",
+            params![scope, kind, me.rating, me.deviation, player],
+            |r| r.get(0),
+        )?;
+        Ok(Some(ahead + 1))
+    }
+
+    /// The kinds with at least one rating in a scope.
+    pub fn rated_kinds(&self, scope: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT DISTINCT kind FROM ratings WHERE scope = ?1 ORDER BY kind")?;
+        let rows = stmt
+            .query_map([scope], |r| r.get(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Records what one seat of a finished game came to.
+    pub fn insert_game_result(&self, r: &GameResultRow) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO game_results (game_id, seat, player, result, score, rating_before, \
+             rating_after, deviation_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                r.game_id,
+                r.seat as i64,
+                r.player,
+                r.result,
+                r.score,
+                r.rating_before,
+                r.rating_after,
+                r.deviation_after
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// The results of a game, by seat (empty until it is recorded).
+    pub fn game_results(&self, game_id: i64) -> Result<Vec<GameResultRow>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT game_id, seat, player, result, score, rating_before, rating_after, \
+             deviation_after FROM game_results WHERE game_id = ?1 ORDER BY seat",
+        )?;
+        let rows = stmt
+            .query_map([game_id], result_from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// A player's latest results in a scope, newest first, at most `limit`.
+    pub fn results_of_player(
+        &self,
+        scope: &str,
+        player: &str,
+        limit: u32,
+    ) -> Result<Vec<PlayerResultRow>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT r.game_id, r.seat, r.player, r.result, r.score, r.rating_before, \
+             r.rating_after, r.deviation_after, g.kind, g.channel_id, g.guild_id, g.updated_at \
+             FROM game_results r JOIN games g ON g.id = r.game_id \
+             WHERE r.player = ?2 AND COALESCE(g.guild_id, '') = ?1 \
+             ORDER BY g.updated_at DESC, g.id DESC LIMIT ?3",
+        )?;
+        let rows = stmt
+            .query_map(params![scope, player, limit], |r| {
+                Ok(PlayerResultRow {
+                    result: result_from_row(r)?,
+                    kind: r.get(8)?,
+                    channel_id: r.get(9)?,
+                    guild_id: r.get(10)?,
+                    ended_at: r.get(11)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// A player's result counts in a scope, by kind and result.
+    pub fn result_counts(&self, scope: &str, player: &str) -> Result<Vec<ResultCount>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT g.kind, r.result, COUNT(*) FROM game_results r JOIN games g ON g.id = r.game_id \
+             WHERE r.player = ?2 AND COALESCE(g.guild_id, '') = ?1 \
+             GROUP BY g.kind, r.result ORDER BY g.kind, r.result",
+        )?;
+        let rows = stmt
+            .query_map(params![scope, player], |r| {
+                Ok(ResultCount {
+                    kind: r.get(0)?,
+                    result: r.get(1)?,
+                    count: r.get(2)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// A game's rules, if its creator set any.
+    pub fn game_rules(&self, game_id: i64) -> Result<Option<GameRulesRow>, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT rated, scoring, min_reliability FROM game_rules WHERE game_id = ?1",
+                [game_id],
+                |r| {
+                    Ok(GameRulesRow {
+                        rated: r.get::<_, i64>(0)? != 0,
+                        scoring: r.get(1)?,
+                        min_reliability: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Sets (or replaces) a game's rules.
+    pub fn set_game_rules(&self, game_id: i64, rules: &GameRulesRow) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO game_rules (game_id, rated, scoring, min_reliability) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (game_id) DO UPDATE SET rated = excluded.rated, scoring = excluded.scoring, \
+             min_reliability = excluded.min_reliability",
+            params![
+                game_id,
+                rules.rated as i64,
+                rules.scoring,
+                rules.min_reliability
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a scope rates games with AI seats.
+    pub fn rate_ai_seats(&self, scope: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .tx
+            .query_row(
+                "SELECT rate_ai_seats FROM rating_settings WHERE scope = ?1",
+                [scope],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+            .is_some_and(|v| v != 0))
+    }
+
+    /// Sets whether a scope rates games with AI seats.
+    pub fn set_rate_ai_seats(&self, scope: &str, on: bool) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO rating_settings (scope, rate_ai_seats) VALUES (?1, ?2) \
+             ON CONFLICT (scope) DO UPDATE SET rate_ai_seats = excluded.rate_ai_seats",
+            params![scope, on as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Records that a user missed a deadline (`missed_deadline`) or fell
+    /// into civil disorder (`civil_disorder`) in a game's turn; once per
+    /// turn, seat and kind.
+    pub fn insert_player_event(
+        &self,
+        game_id: i64,
+        turn: u32,
+        seat: usize,
+        user_id: &str,
+        kind: &str,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT OR IGNORE INTO player_events (game_id, turn, seat, user_id, kind, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game_id, turn, seat as i64, user_id, kind, at],
+        )?;
+        Ok(())
+    }
+
+    /// What a user's reliability in a scope is computed from. Turns awaited
+    /// are the logged turns whose actions hold the seat the user sits in.
+    pub fn reliability_counts(
+        &self,
+        scope: &str,
+        user_id: &str,
+    ) -> Result<ReliabilityCounts, StoreError> {
+        let turns_awaited: u32 = self.tx.query_row(
+            "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
+             JOIN turn_log t ON t.game_id = s.game_id, json_each(t.actions) j \
+             WHERE s.user_id = ?2 AND COALESCE(g.guild_id, '') = ?1 \
+             AND j.key = CAST(s.seat AS TEXT)",
+            params![scope, user_id],
+            |r| r.get(0),
+        )?;
+        let count = |kind: &str| -> Result<u32, StoreError> {
+            Ok(self.tx.query_row(
+                "SELECT COUNT(*) FROM player_events e JOIN games g ON g.id = e.game_id \
+                 WHERE e.user_id = ?2 AND COALESCE(g.guild_id, '') = ?1 AND e.kind = ?3",
+                params![scope, user_id, kind],
+                |r| r.get(0),
+            )?)
+        };
+        Ok(ReliabilityCounts {
+            turns_awaited,
+            missed_deadlines: count("missed_deadline")?,
+            civil_disorders: count("civil_disorder")?,
+        })
+    }
+
+    /// The actions of a game's logged turns that were forfeits
+    /// (`{"forfeit": [seats]}`), oldest first.
+    pub fn forfeit_logs(&self, game_id: i64) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT actions FROM turn_log WHERE game_id = ?1 \
+             AND json_valid(actions) AND json_type(actions, '$.forfeit') = 'array' ORDER BY turn",
+        )?;
+        let rows = stmt
+            .query_map([game_id], |r| r.get(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Finished games still to be rated (from before ratings existed), in
+    /// the order they ended.
+    pub fn rating_backlog(&self) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self.tx.prepare(
+            "SELECT b.game_id FROM rating_backlog b JOIN games g ON g.id = b.game_id \
+             ORDER BY g.updated_at, g.id",
+        )?;
+        let rows = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Takes a game off the rating backlog.
+    pub fn remove_from_rating_backlog(&self, game_id: i64) -> Result<(), StoreError> {
+        self.tx
+            .execute("DELETE FROM rating_backlog WHERE game_id = ?1", [game_id])?;
+        Ok(())
+    }
+}
+
+fn result_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameResultRow> {
+    Ok(GameResultRow {
+        game_id: r.get(0)?,
+        seat: r.get::<_, i64>(1)?.max(0) as usize,
+        player: r.get(2)?,
+        result: r.get(3)?,
+        score: r.get(4)?,
+        rating_before: r.get(5)?,
+        rating_after: r.get(6)?,
+        deviation_after: r.get(7)?,
+    })
+}
