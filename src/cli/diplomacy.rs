@@ -368,5 +368,6 @@ pub fn record_position(
         dislodged,
         owners,
         orders,
+        ..Default::default()
     })
 }

@@ -2,6 +2,7 @@
 
 mod board;
 pub mod diplomacy;
+pub mod diplomacy_layout;
 pub mod puzzle;
 pub mod svg;
 
