@@ -2,6 +2,7 @@
 //! status, list and history. Public posts come from the outbox; replies here
 //! are short and ephemeral.
 
+use super::replay::replay;
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
 use host::{GameView, HistoryPage, HostError, NewGame, game_label};
@@ -26,7 +27,7 @@ pub enum Timeout {
     slash_command,
     subcommands(
         "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
-        "takeover", "extend"
+        "takeover", "extend", "replay"
     ),
     subcommand_required
 )]
