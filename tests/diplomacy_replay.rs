@@ -3,10 +3,6 @@
 //! the phases (first the opening with its orders), through the library and
 //! through `gamehost diplomacy replay`. Every phase's map also stays legible.
 
-#[path = "support/diplomacy_positions.rs"]
-#[allow(dead_code)]
-mod positions;
-
 use gamehost::cli::diplomacy::export_game;
 use host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry};
 use render::diplomacy::{IMAGE_HEIGHT, WIDTH, diplomacy_svg};
