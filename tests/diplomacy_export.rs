@@ -254,7 +254,7 @@ fn the_cli_exports_a_game_and_renders_its_phases() {
     let last_numbered = render(Some(lines.len() - 1), false);
     for png in [&first, &last] {
         let p = resvg::tiny_skia::Pixmap::decode_png(png).unwrap();
-        assert_eq!((p.width(), p.height()), (1193, 1139));
+        assert_eq!((p.width(), p.height()), (1193, 1235));
     }
     assert_ne!(first, last);
     assert_eq!(last, last_numbered, "the default phase is the last");

@@ -19,17 +19,19 @@ fn opening_map_pixels() {
     let png = render_diplomacy_png(&g).unwrap();
     assert!(png.len() < 1_000_000, "{} bytes", png.len());
     let p = Pixmap::decode_png(&png).unwrap();
-    assert_eq!((p.width(), p.height()), (1193, 1139));
+    assert_eq!((p.width(), p.height()), (1193, 1235));
     // North Atlantic: sea blue.
     assert_eq!(rgb(&p, 240, 250), [0x9f, 0xc5, 0xe8]);
     // Paris: tinted French.
-    assert_eq!(rgb(&p, 341, 689), [0xb8, 0xdc, 0xf5]);
+    assert_eq!(rgb(&p, 341, 689), [0xcb, 0xe8, 0xf8]);
     // Moscow: tinted Russian.
-    assert_eq!(rgb(&p, 1021, 371), [0xe9, 0xdc, 0xf0]);
+    assert_eq!(rgb(&p, 1021, 371), [0xec, 0xd0, 0xe0]);
     // Ruhr: plain land.
     assert_eq!(rgb(&p, 519, 569), [0xee, 0xe3, 0xc4]);
-    // The Austrian army in Vienna: its token is Austrian red at the centre ring.
-    assert_eq!(rgb(&p, 744 - 8, 694), [0xc8, 0x10, 0x2e]);
+    // The Austrian army in Vienna: its token is Austrian vermillion (Okabe-Ito) left of its initial.
+    assert_eq!(rgb(&p, 744 - 8, 694), [0xd5, 0x5e, 0x00]);
+    // The legend strip under the board.
+    assert_eq!(rgb(&p, 600, 1139 + 10), [0xf7, 0xf4, 0xec]);
 }
 
 #[test]

@@ -86,7 +86,7 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
     diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
     let map_size = (
         render::diplomacy::WIDTH as u32,
-        render::diplomacy::HEIGHT as u32,
+        render::diplomacy::IMAGE_HEIGHT as u32,
     );
     let started = channel_file(&h.fake, ch, "map.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("map.png").unwrap()), map_size);

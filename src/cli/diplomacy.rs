@@ -51,6 +51,17 @@ pub enum DiplomacyCommand {
         #[arg(long, value_name = "FILE", requires = "game")]
         db: Option<PathBuf>,
     },
+    /// Write a stored game's replay (stdout) as an animated GIF: per phase
+    /// the position with its orders, then the current position; frames are
+    /// scaled down until the file fits a Discord upload.
+    Replay {
+        /// The game's id (`/game list`, `/game status`).
+        #[arg(long, value_name = "ID")]
+        game: i64,
+        /// The database to read (default: the configured one).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
     /// Write a stored game as JSON lines, one `adjudicate` record per phase
     /// (phase 0 first; the last line is the current position, without
     /// orders). Adjudicating a line gives the position of the next one.
@@ -306,6 +317,16 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             let png = render::diplomacy::render_position_png(&pos)?;
             out.write_all(&png)?;
         }
+        DiplomacyCommand::Replay { game, db } => {
+            let host = open_db(config, db)?;
+            let (gif, frames, scale) = render::replay::replay_gif(&host, game)?;
+            eprintln!(
+                "game #{game}: {frames} frames at {:.0}% size, {} bytes",
+                scale * 100.0,
+                gif.len()
+            );
+            out.write_all(&gif)?;
+        }
         DiplomacyCommand::Parse => {
             let mut input = stdin.lock();
             for n in 1.. {
@@ -459,5 +480,6 @@ pub fn record_position(
         dislodged,
         owners,
         orders,
+        ..Default::default()
     })
 }

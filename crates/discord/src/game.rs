@@ -3,6 +3,7 @@
 //! are short and ephemeral.
 
 use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
+use super::replay::replay;
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
 use host::{GameView, HistoryPage, HostError, NewGame, game_label};
@@ -40,7 +41,8 @@ pub enum Timeout {
         "extend",
         "leaderboard",
         "profile",
-        "ratings"
+        "ratings",
+        "replay"
     ),
     subcommand_required
 )]

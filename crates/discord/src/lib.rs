@@ -23,6 +23,7 @@ mod messages;
 mod moves;
 mod options;
 mod outbox;
+mod replay;
 mod scheduler;
 
 pub use error::BotError;

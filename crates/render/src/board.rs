@@ -227,14 +227,14 @@ mod tests {
         let g = r.create("diplomacy", &Value::Null, 1).unwrap();
         let map = board_png(g.as_ref()).unwrap().unwrap();
         assert_eq!(map.filename, "map.png");
-        assert_eq!(png_size(&map.png), (1193, 1139));
+        assert_eq!(png_size(&map.png), (1193, 1235));
         // Austria moves, Italy bounces it in Tyrolia; an illegal line is dropped.
         let mut actions = BTreeMap::new();
         actions.insert(0, g.parse_action(0, "A Vie - Tyr\nF Tri - Adr").unwrap());
         actions.insert(4, g.parse_action(4, "A Ven - Tyr").unwrap());
         let orders = orders_png(g.as_ref(), &actions).unwrap().unwrap();
         assert_eq!(orders.filename, "orders.png");
-        assert_eq!(png_size(&orders.png), (1193, 1139));
+        assert_eq!(png_size(&orders.png), (1193, 1235));
         assert_ne!(orders.png, map.png, "the arrows are drawn");
         // A stored action that is not Diplomacy's is an error, not a panic.
         let mut bad = BTreeMap::new();

@@ -10,6 +10,9 @@
 //! the rules' adjacency.
 
 use super::RenderError;
+use super::diplomacy_layout::{
+    OrderShape, dislodged_pt, label_text, order_shape, place_labels, unit_pt,
+};
 use super::svg::{FONT_FAMILY, escape, svg_to_png};
 use games::diplomacy::Diplomacy;
 use games::diplomacy::geo::{Map, Power, Terrain};
@@ -25,18 +28,41 @@ pub const WIDTH: f64 = 1193.0;
 /// Canvas height.
 pub const HEIGHT: f64 = 1139.0;
 
-/// The colour of a power's units and tint.
+/// The colour of a power's units, its tint for land it holds, and the
+/// colour of the initial written on its tokens.
+///
+/// Based on the Okabe-Ito palette, which stays distinct under the common
+/// forms of colour blindness; each power keeps the hue players know it by
+/// (Austria red, England blue, France light blue, Germany black, Italy
+/// green, Russia purple, Turkey yellow-orange), and every token also carries
+/// the power's initial, so colour is never the only cue.
 pub fn power_colour(p: Power) -> (&'static str, &'static str) {
+    let (unit, tint, _) = power_style(p);
+    (unit, tint)
+}
+
+/// A power's unit colour, tint and the colour of text on its unit colour.
+pub fn power_style(p: Power) -> (&'static str, &'static str, &'static str) {
     match p {
-        Power::Austria => ("#c8102e", "#f0b3b8"),
-        Power::England => ("#3b2d8f", "#c3bde6"),
-        Power::France => ("#2f8fd8", "#b8dcf5"),
-        Power::Germany => ("#4a4a4a", "#c4c4c4"),
-        Power::Italy => ("#1f8a3b", "#b9e3c2"),
-        Power::Russia => ("#8e44ad", "#e9dcf0"),
-        Power::Turkey => ("#d4a017", "#f5e3a3"),
+        Power::Austria => ("#d55e00", "#f2c4a3", "#ffffff"),
+        Power::England => ("#0072b2", "#a9cde6", "#ffffff"),
+        Power::France => ("#56b4e9", "#cbe8f8", "#000000"),
+        Power::Germany => ("#303030", "#bdbdbd", "#ffffff"),
+        Power::Italy => ("#009e73", "#a6dcc9", "#ffffff"),
+        Power::Russia => ("#cc79a7", "#ecd0e0", "#000000"),
+        Power::Turkey => ("#e69f00", "#f6dc9c", "#000000"),
     }
 }
+
+/// The initial written on a power's tokens.
+pub fn power_initial(p: Power) -> char {
+    p.name().chars().next().unwrap_or('?')
+}
+
+/// Height of the strip under the board with the phase title and the legend.
+pub const LEGEND_HEIGHT: f64 = 96.0;
+/// Height of the whole image: the board and the legend strip under it.
+pub const IMAGE_HEIGHT: f64 = HEIGHT + LEGEND_HEIGHT;
 
 const SEA: &str = "#9fc5e8";
 const LAND: &str = "#eee3c4";
@@ -338,6 +364,11 @@ pub struct MapPosition {
     pub owners: Vec<Option<Power>>,
     /// Orders to draw, with whether each succeeded.
     pub orders: Vec<(Power, Order, bool)>,
+    /// Who plays each power, for the legend (powers not listed show no name).
+    pub players: Vec<(Power, String)>,
+    /// Where each dislodged unit (by its location) may retreat to, drawn
+    /// as dotted lines while its owner chooses.
+    pub retreats: Vec<(u8, Vec<u8>)>,
 }
 
 impl MapPosition {
@@ -349,22 +380,50 @@ impl MapPosition {
             dislodged: g.dislodged().iter().map(|d| d.unit).collect(),
             owners: g.owners().to_vec(),
             orders: Vec::new(),
+            players: Vec::new(),
+            retreats: retreat_options(g),
         }
     }
 }
 
-/// Where a unit at location `l` stands (the canvas corner for an id the map lacks).
-fn pt(b: &Board, l: u8) -> (f64, f64) {
-    b.unit.get(l as usize).copied().unwrap_or((0.0, 0.0))
+/// The legal retreats of each dislodged unit, as the engine offers them to
+/// its owner (the retreat choices of the owner's view).
+fn retreat_options(g: &Diplomacy) -> Vec<(u8, Vec<u8>)> {
+    use games::seam::{ChoiceStyle, Game};
+    let m = Map::standard();
+    let mut out: Vec<(u8, Vec<u8>)> = g
+        .dislodged()
+        .iter()
+        .map(|d| (d.unit.loc, Vec::new()))
+        .collect();
+    if out.is_empty() {
+        return out;
+    }
+    let mut powers: Vec<Power> = g.dislodged().iter().map(|d| d.unit.power).collect();
+    powers.sort();
+    powers.dedup();
+    for p in powers {
+        let Some(seat) = g.seat_of(p) else { continue };
+        for c in g.view(Some(seat)).choices {
+            if c.style != ChoiceStyle::Select {
+                continue;
+            }
+            if let Ok(Order::Unit {
+                at,
+                kind: OrderKind::Retreat { to },
+                ..
+            }) = games::diplomacy::order::parse_order(m, &c.text)
+                && let Some((_, opts)) = out.iter_mut().find(|(l, _)| *l == at)
+                && !opts.contains(&to)
+            {
+                opts.push(to);
+            }
+        }
+    }
+    out
 }
 
-/// Where a unit dislodged from location `l` is drawn.
-fn dislodged_pt(b: &Board, l: u8) -> (f64, f64) {
-    let p = Map::standard().prov_of(l);
-    b.dislodged.get(p as usize).copied().unwrap_or((0.0, 0.0))
-}
-
-/// The SVG document of a position.
+/// The SVG document of a position: the board, then the legend strip under it.
 pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     let m = Map::standard();
     let b = board()?;
@@ -372,7 +431,7 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     let mut s = String::with_capacity(512 * 1024);
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT_FAMILY}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{IMAGE_HEIGHT}" viewBox="0 0 {WIDTH} {IMAGE_HEIGHT}" font-family="{FONT_FAMILY}">"#
     );
     s.push_str(r##"<defs><marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker></defs>"##);
     let _ = write!(
@@ -459,9 +518,9 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
             mid.1 + uy * half
         );
     }
-    // Names and supply centres.
-    for (p, prov) in m.provinces().iter().enumerate() {
-        if let Some((cx, cy)) = b.centre[p] {
+    // Supply centres, coloured by owner (white: neutral).
+    for (p, c) in b.centre.iter().enumerate() {
+        if let Some((cx, cy)) = *c {
             let col = pos
                 .owners
                 .get(p)
@@ -473,9 +532,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
                 r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="5" fill="{col}" stroke="#111" stroke-width="1.5"/>"##
             );
         }
-        let name = prov.abbr.chars().next().map_or(String::new(), |c| {
-            c.to_uppercase().collect::<String>() + &prov.abbr[1..]
-        });
+    }
+    // Names, placed clear of the tokens and orders drawn next.
+    let labels = place_labels(b, pos);
+    s.push_str(r##"<g font-size="12" text-anchor="middle" stroke="#ffffff" stroke-opacity="0.7" stroke-width="2.5" paint-order="stroke" stroke-linejoin="round">"##);
+    for (prov, at) in m.provinces().iter().zip(&labels) {
         let col = if prov.terrain == Terrain::Sea {
             "#1d3557"
         } else {
@@ -483,45 +544,48 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         };
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{:.1}" font-size="12" text-anchor="middle" fill="{col}">{}</text>"#,
-            b.label[p].0,
-            b.label[p].1 + 4.0,
-            escape(&name)
+            r#"<text x="{:.1}" y="{:.1}" fill="{col}">{}</text>"#,
+            at.0,
+            at.1 + 4.0,
+            escape(&label_text(&prov.abbr))
         );
+    }
+    s.push_str("</g>");
+    // Where dislodged units may retreat: dotted red lines to small rings.
+    for (at, options) in &pos.retreats {
+        let from = dislodged_pt(b, *at);
+        for &to in options {
+            let end = unit_pt(b, to);
+            let _ = write!(
+                s,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#c00000" stroke-width="2" stroke-dasharray="2,3"/><circle cx="{:.1}" cy="{:.1}" r="5.5" fill="#ffffff" stroke="#c00000" stroke-width="2"/>"##,
+                from.0, from.1, end.0, end.1, end.0, end.1
+            );
+        }
     }
     // Orders under the units.
     for (_, o, ok) in &pos.orders {
         draw_order(&mut s, b, o, *ok, pos);
     }
-    // Units.
+    // Units: army a circle, fleet a rounded square, the power's initial on it.
     let token = |s: &mut String, u: &Unit, dislodged: bool| {
         let (x, y) = if dislodged {
             dislodged_pt(b, u.loc)
         } else {
-            pt(b, u.loc)
+            unit_pt(b, u.loc)
         };
-        let col = power_colour(u.power).0;
+        let (col, _, ink) = power_style(u.power);
         let ring = if dislodged {
-            r##" stroke="#ff2020" stroke-width="3" stroke-dasharray="4,2""##
+            r##" stroke="#c00000" stroke-width="3" stroke-dasharray="4,2""##
         } else {
             r##" stroke="#111" stroke-width="1.5""##
         };
-        let shape = match u.kind {
-            UnitKind::Army => {
-                format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="11" fill="{col}"{ring}/>"#)
-            }
-            UnitKind::Fleet => format!(
-                r#"<rect x="{:.1}" y="{:.1}" width="22" height="22" rx="4" fill="{col}"{ring}/>"#,
-                x - 11.0,
-                y - 11.0
-            ),
-        };
-        s.push_str(&shape);
+        s.push_str(&token_svg(u.kind, (x, y), col, ring));
         let _ = write!(
             s,
-            r##"<text x="{x:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="#fff">{}</text>"##,
+            r##"<text x="{x:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
             y + 5.0,
-            u.kind.letter()
+            power_initial(u.power)
         );
     };
     for u in &pos.units {
@@ -530,38 +594,168 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     for u in &pos.dislodged {
         token(&mut s, u, true);
     }
-    let _ = write!(
-        s,
-        r##"<rect x="8" y="8" width="{:.0}" height="26" rx="4" fill="#ffffffcc"/><text x="16" y="27" font-size="16" fill="#111">{}</text>"##,
-        12.0 + 10.0 * pos.title.len() as f64,
-        escape(&pos.title)
-    );
+    legend(&mut s, pos);
     s.push_str("</svg>");
     Ok(s)
 }
 
-fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool, pos: &MapPosition) {
-    let Order::Unit { at, kind, .. } = *o else {
-        if let Order::Build { at, .. } = *o {
-            let (x, y) = pt(board, at);
+/// A unit's shape at `c`: army a circle, fleet a rounded square.
+fn token_svg(kind: UnitKind, c: (f64, f64), fill: &str, ring: &str) -> String {
+    let (x, y) = c;
+    match kind {
+        UnitKind::Army => {
+            format!(r#"<circle cx="{x:.1}" cy="{y:.1}" r="11" fill="{fill}"{ring}/>"#)
+        }
+        UnitKind::Fleet => format!(
+            r#"<rect x="{:.1}" y="{:.1}" width="22" height="22" rx="4" fill="{fill}"{ring}/>"#,
+            x - 11.0,
+            y - 11.0
+        ),
+    }
+}
+
+/// Longest player name the legend shows before cutting it with an ellipsis.
+const LEGEND_NAME_CHARS: usize = 19;
+
+/// The strip under the board: the phase title, a key to the symbols, and
+/// per power its colour, initial, centre count and player.
+fn legend(s: &mut String, pos: &MapPosition) {
+    let top = HEIGHT;
+    let _ = write!(
+        s,
+        r##"<rect x="0" y="{top}" width="{WIDTH}" height="{LEGEND_HEIGHT}" fill="#f7f4ec"/><line x1="0" y1="{top}" x2="{WIDTH}" y2="{top}" stroke="#3a2f1e" stroke-width="2"/>"##
+    );
+    let _ = write!(
+        s,
+        r##"<text x="12" y="{:.0}" font-size="17" fill="#111">{}</text>"##,
+        top + 24.0,
+        escape(&truncate(&pos.title, 52))
+    );
+    // Key, right-aligned on the title row.
+    let ky = top + 19.0;
+    let mut x = 640.0;
+    s.push_str(&token_svg(
+        UnitKind::Army,
+        (x, ky),
+        "#ffffff",
+        r##" stroke="#111" stroke-width="1.5""##,
+    ));
+    let _ = write!(
+        s,
+        r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#111">army</text>"##,
+        x + 15.0,
+        ky + 4.0
+    );
+    x += 62.0;
+    s.push_str(&token_svg(
+        UnitKind::Fleet,
+        (x, ky),
+        "#ffffff",
+        r##" stroke="#111" stroke-width="1.5""##,
+    ));
+    let _ = write!(
+        s,
+        r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#111">fleet</text>"##,
+        x + 15.0,
+        ky + 4.0
+    );
+    x += 70.0;
+    let _ = write!(
+        s,
+        r##"<circle cx="{x:.0}" cy="{ky:.0}" r="5" fill="#ffffff" stroke="#111" stroke-width="1.5"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#111">centre</text>"##,
+        x + 10.0,
+        ky + 4.0
+    );
+    x += 70.0;
+    let _ = write!(
+        s,
+        r##"<path d="M{:.0},{:.0}L{:.0},{:.0}M{:.0},{:.0}L{:.0},{:.0}" stroke="#e00000" stroke-width="3"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#111">failed</text>"##,
+        x - 5.0,
+        ky - 5.0,
+        x + 5.0,
+        ky + 5.0,
+        x - 5.0,
+        ky + 5.0,
+        x + 5.0,
+        ky - 5.0,
+        x + 10.0,
+        ky + 4.0
+    );
+    x += 70.0;
+    let _ = write!(
+        s,
+        r##"<circle cx="{x:.0}" cy="{ky:.0}" r="9" fill="#ffffff" stroke="#c00000" stroke-width="3" stroke-dasharray="4,2"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#111">dislodged</text>"##,
+        x + 14.0,
+        ky + 4.0
+    );
+    // One cell per power.
+    let cell_w = WIDTH / 7.0;
+    let y0 = top + 36.0;
+    for (i, p) in Power::ALL.iter().enumerate() {
+        let x0 = i as f64 * cell_w;
+        let (col, tint, ink) = power_style(*p);
+        let centres = pos.owners.iter().filter(|o| **o == Some(*p)).count();
+        let _ = write!(
+            s,
+            r##"<rect x="{:.1}" y="{y0:.0}" width="{:.1}" height="54" rx="5" fill="{tint}" stroke="{col}" stroke-width="2"/>"##,
+            x0 + 4.0,
+            cell_w - 8.0
+        );
+        let c = (x0 + 22.0, y0 + 27.0);
+        s.push_str(&token_svg(
+            UnitKind::Army,
+            c,
+            col,
+            r##" stroke="#111" stroke-width="1.5""##,
+        ));
+        let _ = write!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
+            c.0,
+            c.1 + 5.0,
+            power_initial(*p)
+        );
+        let _ = write!(
+            s,
+            r##"<text x="{:.1}" y="{:.0}" font-size="13" fill="#111">{} {centres} SC</text>"##,
+            x0 + 38.0,
+            y0 + 21.0,
+            p.name()
+        );
+        let player = pos
+            .players
+            .iter()
+            .find(|(q, _)| q == p)
+            .map(|(_, n)| n.as_str())
+            .unwrap_or("");
+        if !player.is_empty() {
             let _ = write!(
                 s,
-                r##"<circle cx="{x:.1}" cy="{y:.1}" r="16" fill="none" stroke="#111" stroke-width="2" stroke-dasharray="3,3"/>"##
+                r##"<text x="{:.1}" y="{:.0}" font-size="11" fill="#222">{}</text>"##,
+                x0 + 38.0,
+                y0 + 41.0,
+                escape(&truncate(
+                    player,
+                    LEGEND_NAME_CHARS.min(((cell_w - 44.0) / 6.7) as usize)
+                ))
             );
         }
+    }
+}
+
+/// `text` cut to `max` characters, with an ellipsis when cut.
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut t: String = text.chars().take(max.saturating_sub(1)).collect();
+    t.push('…');
+    t
+}
+
+fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool, pos: &MapPosition) {
+    let Some((shape, cross)) = order_shape(board, o, pos) else {
         return;
-    };
-    // Only dislodged units have orders while any are on the board (a retreat
-    // phase): those start where the dislodged unit is drawn.
-    let from = if pos.dislodged.iter().any(|u| u.loc == at) {
-        dislodged_pt(board, at)
-    } else {
-        pt(board, at)
-    };
-    let shorten = |a: (f64, f64), b: (f64, f64), by: f64| {
-        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-        let d = (dx * dx + dy * dy).sqrt().max(1.0);
-        (b.0 - dx / d * by, b.1 - dy / d * by)
     };
     let line = |s: &mut String, a: (f64, f64), b: (f64, f64), dash: &str| {
         let _ = write!(
@@ -570,45 +764,32 @@ fn draw_order(s: &mut String, board: &Board, o: &Order, ok: bool, pos: &MapPosit
             a.0, a.1, b.0, b.1
         );
     };
-    let mid = match kind {
-        OrderKind::Move { to, .. } | OrderKind::Retreat { to } => {
-            let b = shorten(from, pt(board, to), 13.0);
-            line(s, from, b, "");
-            ((from.0 + b.0) / 2.0, (from.1 + b.1) / 2.0)
-        }
-        OrderKind::Support { from: sf, to, .. } => {
-            let target = match to {
-                Some(t) => {
-                    let (a, b) = (pt(board, sf), pt(board, t));
-                    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
-                }
-                None => pt(board, sf),
-            };
-            let b = shorten(from, target, 6.0);
-            line(s, from, b, r#" stroke-dasharray="6,4""#);
-            ((from.0 + b.0) / 2.0, (from.1 + b.1) / 2.0)
-        }
-        OrderKind::Convoy { from: cf, to } => {
-            let (a, b) = (pt(board, cf), pt(board, to));
+    match shape {
+        OrderShape::Arrow(a, b) => line(s, a, b, ""),
+        OrderShape::SupportArrow(a, b) => line(s, a, b, r#" stroke-dasharray="6,4""#),
+        OrderShape::ConvoyPath([a, c, d]) => {
             let _ = write!(
                 s,
                 r##"<polyline points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="none" stroke="#1d3557" stroke-width="2" stroke-dasharray="2,3"/>"##,
-                a.0, a.1, from.0, from.1, b.0, b.1
+                a.0, a.1, c.0, c.1, d.0, d.1
             );
-            from
         }
-        OrderKind::Hold => {
+        OrderShape::Ring(c, r, dashed) => {
+            let dash = if dashed {
+                r#" stroke-dasharray="3,3""#
+            } else {
+                ""
+            };
             let _ = write!(
                 s,
-                r##"<circle cx="{:.1}" cy="{:.1}" r="15" fill="none" stroke="#111" stroke-width="2"/>"##,
-                from.0, from.1
+                r##"<circle cx="{:.1}" cy="{:.1}" r="{r}" fill="none" stroke="#111" stroke-width="2"{dash}/>"##,
+                c.0, c.1
             );
-            (from.0 + 12.0, from.1 - 12.0)
         }
-        OrderKind::Disband => from,
-    };
+        OrderShape::Bare(_) => {}
+    }
     if !ok {
-        let (x, y) = mid;
+        let (x, y) = cross;
         let _ = write!(
             s,
             r##"<path d="M{:.1},{:.1}L{:.1},{:.1}M{:.1},{:.1}L{:.1},{:.1}" stroke="#e00000" stroke-width="3.5"/>"##,

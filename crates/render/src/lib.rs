@@ -2,7 +2,9 @@
 
 mod board;
 pub mod diplomacy;
+pub mod diplomacy_layout;
 pub mod puzzle;
+pub mod replay;
 pub mod svg;
 
 pub use board::{BoardImage, board_png, orders_png, orders_png_from_report};

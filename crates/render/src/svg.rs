@@ -32,22 +32,35 @@ pub const MAX_SIDE: u32 = 4096;
 
 /// Renders an SVG document to PNG bytes at its own size.
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    svg_to_pixmap(svg, 1.0)?
+        .encode_png()
+        .map_err(|e| RenderError::Png(e.to_string()))
+}
+
+/// Rasterises an SVG document at `scale` times its own size (animations
+/// draw their frames smaller than a still image).
+pub fn svg_to_pixmap(svg: &str, scale: f32) -> Result<tiny_skia::Pixmap, RenderError> {
     let opt = usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         fontdb: fontdb(),
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| RenderError::Svg(e.to_string()))?;
-    let size = tree.size().to_int_size();
-    let (w, h) = (size.width(), size.height());
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() * scale).round() as u32,
+        (size.height() * scale).round() as u32,
+    );
     if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
         return Err(RenderError::Size(w, h));
     }
     let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(RenderError::Size(w, h))?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
-    pixmap
-        .encode_png()
-        .map_err(|e| RenderError::Png(e.to_string()))
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
 }
 
 /// Escapes text for use inside SVG elements and attributes.
