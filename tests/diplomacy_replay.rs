@@ -39,7 +39,7 @@ fn play_game(db: &Path) -> (Host, GameId) {
         })
         .unwrap();
     for s in 0..7 {
-        let level = if s % 3 == 0 { "random" } else { "default" };
+        let level = if s % 3 == 0 { "random" } else { "heuristic" };
         host.add_ai(id, "u0", Some(level), Some(s)).unwrap();
     }
     host.start(id, "u0").unwrap();

@@ -20,7 +20,7 @@ fn at(user: u64) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_shows_on_the_final_message_the_leaderboard_and_the_profiles() {
     let h = Harness::start().await;
-    lobby_with_bob(&h, CH, "hands", vec![]).await;
+    lobby_with_bob(&h, CH, "rps", vec![]).await;
     start(&h, CH).await;
     channel_msg(&h.fake, CH, "started").await;
     command(&h.fake, BOB, CH, &["game", "forfeit"], json!([])).await;
@@ -37,13 +37,13 @@ async fn a_rated_game_shows_on_the_final_message_the_leaderboard_and_the_profile
         ALICE,
         CH,
         &["game", "leaderboard"],
-        json!([opt("kind", 3, json!("hands"))]),
+        json!([opt("kind", 3, json!("rps"))]),
     )
     .await;
     assert_eq!(
         board,
         format!(
-            "**hands leaderboard** (page 1 of 1, 2 rated players)\n\
+            "**rps leaderboard** (page 1 of 1, 2 rated players)\n\
              1. {} 1662 ± 290 (1 game)\n\
              2. {} 1338 ± 290 (1 game)\n\
              You: place 1 of 2, 1662 ± 290.",
@@ -53,9 +53,9 @@ async fn a_rated_game_shows_on_the_final_message_the_leaderboard_and_the_profile
     );
     // Without a kind: every rated game; Carol is not on it.
     let board = command(&h.fake, CAROL, CH, &["game", "leaderboard"], json!([])).await;
-    assert!(board.starts_with("**hands leaderboard**"), "{board}");
+    assert!(board.starts_with("**rps leaderboard**"), "{board}");
     assert!(
-        board.ends_with("You are not rated in hands here yet."),
+        board.ends_with("You are not rated in rps here yet."),
         "{board}"
     );
 
@@ -67,7 +67,7 @@ async fn a_rated_game_shows_on_the_final_message_the_leaderboard_and_the_profile
     );
     assert_eq!(
         lines[1],
-        "**hands**: 1338 ± 290, place 2 · 1 game: 0 wins, 0 draws, 0 losses, 1 forfeit · \
+        "**rps**: 1338 ± 290, place 2 · 1 game: 0 wins, 0 draws, 0 losses, 1 forfeit · \
          streak: 1 loss"
     );
     assert_eq!(
@@ -76,7 +76,7 @@ async fn a_rated_game_shows_on_the_final_message_the_leaderboard_and_the_profile
     );
     assert_eq!(lines[3], "Recent games:");
     assert!(
-        lines[4].starts_with("• [hands #1](https://discord.com/channels/")
+        lines[4].starts_with("• [rps #1](https://discord.com/channels/")
             && lines[4].ends_with(": forfeit, 1500 → 1338 (-162)"),
         "{}",
         lines[4]
@@ -110,7 +110,7 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
         ALICE,
         CH2,
         &["game", "new"],
-        json!([opt("kind", 3, json!("hands")), opt("scoring", 4, json!(1))]),
+        json!([opt("kind", 3, json!("rps")), opt("scoring", 4, json!(1))]),
     )
     .await;
     assert!(reply.contains("no scoring to choose"), "{reply}");
@@ -120,7 +120,7 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
         CH2,
         &["game", "new"],
         json!([
-            opt("kind", 3, json!("hands")),
+            opt("kind", 3, json!("rps")),
             opt("min_reliability", 4, json!(101))
         ]),
     )
@@ -135,7 +135,7 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
     );
 
     // An unrated game between people.
-    new_game(&h, CH2, "hands", vec![opt("rated", 5, json!(false))]).await;
+    new_game(&h, CH2, "rps", vec![opt("rated", 5, json!(false))]).await;
     let lobby = channel_msg(&h.fake, CH2, "Alice created").await;
     support::commands::press_reply(&h.fake, BOB, &lobby, "Join").await;
     start(&h, CH2).await;
@@ -154,7 +154,7 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
     );
     let mine = command(&h.fake, ALICE, CH2, &["game", "profile"], json!([])).await;
     assert!(
-        mine.contains("**hands**: unrated · 1 game: 1 win"),
+        mine.contains("**rps**: unrated · 1 game: 1 win"),
         "{mine}"
     );
     assert!(mine.contains(": win, unrated"), "{mine}");
@@ -181,19 +181,19 @@ async fn a_moderator_opts_the_server_in_to_rating_ai_seats() {
         "{done}"
     );
 
-    support::setup::against_ai(&h, CH3, "hands", vec![]).await;
+    support::setup::against_ai(&h, CH3, "rps", vec![]).await;
     channel_msg(&h.fake, CH3, "started").await;
     command(&h.fake, ALICE, CH3, &["game", "forfeit"], json!([])).await;
     let end = channel_msg(&h.fake, CH3, "Ratings:").await;
     assert!(
         end.text()
-            .contains("Alice 1500 → 1338 (-162), AI (rock) 1500 → 1662 (+162)."),
+            .contains("Alice 1500 → 1338 (-162), AI (random) 1500 → 1662 (+162)."),
         "{}",
         end.text()
     );
     let board = command(&h.fake, ALICE, CH3, &["game", "leaderboard"], json!([])).await;
     assert!(
-        board.contains("\n1. AI (rock) 1662 ± 290 (1 game)\n"),
+        board.contains("\n1. AI (random) 1662 ± 290 (1 game)\n"),
         "{board}"
     );
     h.finish().await;
