@@ -33,12 +33,14 @@
 //! [`phases`] (resolution and phase flow) and [`view`] (the board view).
 
 mod detail;
+mod menu;
 mod phases;
 mod state;
 mod validate;
 mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
+pub use menu::OrderChoice;
 
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{Dislodgement, PhaseKind, adjust::adjustment_count, retreat::retreat_options};
