@@ -189,3 +189,181 @@ async fn a_pasted_block_gets_one_receipt_that_fits() {
     let _ = dm_after;
     h.finish().await;
 }
+
+/// The select menu options of a message: (label, value) of every menu.
+fn options(m: &Msg) -> Vec<(String, String)> {
+    m.selects().into_iter().flat_map(|(_, o)| o).collect()
+}
+
+/// Picks `value` in the select menu of `m` that offers it, as `user`, and
+/// returns the desk message after the bot answered (edited in place, or new).
+async fn pick(h: &Harness, user: u64, m: &Msg, value: &str) -> Msg {
+    let (id, _) = m
+        .selects()
+        .into_iter()
+        .find(|(_, o)| o.iter().any(|(_, v)| v == value))
+        .unwrap_or_else(|| panic!("no option {value:?} in {:?}", m.selects()));
+    let t = h.fake.select(user, m.id, &id, &[value]);
+    answer(h, &t, m.id).await
+}
+
+/// Clicks the button labelled `label` on `m` and returns the answer.
+async fn click(h: &Harness, user: u64, m: &Msg, label: &str) -> Msg {
+    let t = support::commands::press(&h.fake, user, m, label);
+    answer(h, &t, m.id).await
+}
+
+/// The message an interaction answered with: the edited desk message or a
+/// new ephemeral one.
+async fn answer(h: &Harness, token: &str, message: u64) -> Msg {
+    let tok = token.to_string();
+    h.fake
+        .wait_for("the desk's answer", move |s| {
+            let kind = s.interactions.get(&tok)?.response?;
+            match kind {
+                // UPDATE_MESSAGE: the desk message itself, edited.
+                7 => s.message(message).cloned(),
+                _ => s
+                    .messages
+                    .iter()
+                    .rev()
+                    .find(|m| m.token.as_deref() == Some(tok.as_str()))
+                    .cloned(),
+            }
+        })
+        .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
+    let h = Harness::start_in_guild().await;
+    let ch = CH + 1;
+    diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
+    // The first DM teaches: power, units, centres, examples, how to finish,
+    // the deadline in every reader's time zone; Ready apart from the draw.
+    let prompt = dm_with(&h.fake, ALICE, "How to order").await;
+    let text = prompt.text();
+    for needle in [
+        "you are Austria",
+        "Your units: A Vie, A Bud, F Tri",
+        "Vienna",
+        "`done`",
+        ":R>)",
+        ":f>",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing:\n{text}");
+    }
+    let buttons: Vec<String> = prompt.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(
+        buttons,
+        [
+            "Order a unit",
+            "Map of my orders",
+            "Ready",
+            "Propose a draw…"
+        ]
+    );
+    let rows = prompt.json["components"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "the draw vote has its own row");
+    let map = prompt.file("my_orders.png").expect("the private map");
+    std::fs::write("/tmp/desk_prompt_map.png", &*map.data).unwrap();
+
+    // `/orders` exists in the DM although the bot registers in one guild.
+    let dm = h.fake.dm_channel(ALICE);
+    let t = h
+        .fake
+        .slash_as(ALICE, dm, &["orders"], json!([]), false, false);
+    let list = h.fake.reply_text(&t).await;
+    assert!(list.contains("nothing sent this turn"), "{list}");
+
+    // Vienna to Galicia by menus: unit, kind, destination.
+    let desk = click(&h, ALICE, &prompt, "Order a unit").await;
+    let units: Vec<String> = options(&desk).into_iter().map(|o| o.1).collect();
+    assert_eq!(units, ["u:vie", "u:bud", "u:tri"]);
+    let kinds = pick(&h, ALICE, &desk, "u:vie").await;
+    let labels: Vec<String> = kinds.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, ["Hold", "Move", "Support", "Back to my units"]);
+    let moves = click(&h, ALICE, &kinds, "Move").await;
+    let dests: Vec<String> = options(&moves).into_iter().map(|o| o.0).collect();
+    assert_eq!(
+        dests,
+        [
+            "A Vie - Boh",
+            "A Vie - Bud",
+            "A Vie - Gal",
+            "A Vie - Tri",
+            "A Vie - Tyr"
+        ],
+        "exactly the legal moves"
+    );
+    let after = pick(&h, ALICE, &moves, "o:A Vie - Gal").await;
+    assert!(after.text().contains("A Vie - Gal"), "{}", after.text());
+    // Budapest supports it: the supported unit, then the supported move.
+    let kinds = pick(&h, ALICE, &after, "u:bud").await;
+    let sup = click(&h, ALICE, &kinds, "Support").await;
+    let whom: Vec<String> = options(&sup).into_iter().map(|o| o.1).collect();
+    assert!(whom.contains(&"f:vie".to_string()), "{whom:?}");
+    let what = pick(&h, ALICE, &sup, "f:vie").await;
+    let supports: Vec<String> = options(&what).into_iter().map(|o| o.0).collect();
+    assert!(
+        supports.contains(&"A Bud S A Vie - Gal".to_string()),
+        "{supports:?}"
+    );
+    assert!(
+        supports.iter().all(|s| s.starts_with("A Bud S A Vie")),
+        "{supports:?}"
+    );
+    let after = pick(&h, ALICE, &what, "o:A Bud S A Vie - Gal").await;
+    // Trieste holds by one button.
+    let kinds = pick(&h, ALICE, &after, "u:tri").await;
+    let done = click(&h, ALICE, &kinds, "Hold").await;
+    assert!(done.text().contains("F Tri H"), "{}", done.text());
+    assert!(
+        h.fake.state().rejected.is_empty(),
+        "{}",
+        h.fake.state().dump()
+    );
+
+    // The menus and typing end in the same pending orders.
+    let by_menu = h
+        .host()
+        .own_pending(1, &ALICE.to_string())
+        .unwrap()
+        .unwrap();
+    let g = new_game();
+    let typed = g
+        .parse_action(AUS, "A Vie - Gal\nA Bud S A Vie - Gal\nF Tri H")
+        .unwrap();
+    assert_eq!(by_menu, g.describe_action(AUS, &typed));
+
+    // The private map of those orders, to Alice only.
+    let t = support::commands::press(&h.fake, ALICE, &prompt, "Map of my orders");
+    h.fake.reply_text(&t).await;
+    let map = dm_where(&h.fake, ALICE, "the orders map", |m| {
+        m.file("my_orders.png").is_some() && m.text().contains("only you see this")
+    })
+    .await;
+    assert!(map.text().contains("A Bud S A Vie - Gal"), "{}", map.text());
+    let png = map.file("my_orders.png").expect("the map image");
+    std::fs::write("/tmp/desk_orders_map.png", &*png.data).unwrap();
+    assert_ne!(png.data, prompt.file("my_orders.png").unwrap().data);
+    {
+        let s = h.fake.state();
+        let holders: Vec<&Msg> = s
+            .messages
+            .iter()
+            .filter(|m| m.file("my_orders.png").is_some())
+            .collect();
+        assert!(
+            holders
+                .iter()
+                .all(|m| m.dm_user == Some(ALICE) || m.for_user == Some(ALICE)),
+            "the private map went to someone else:\n{}",
+            s.dump()
+        );
+    }
+    // Ready by button resolves the phase (the AIs hold).
+    let ready = click(&h, ALICE, &prompt, "Ready").await;
+    assert!(ready.text().contains("resolved"), "{}", ready.text());
+    h.finish().await;
+}

@@ -153,10 +153,7 @@ async fn new_takes_rated_scoring_and_a_minimum_reliability() {
         "{board}"
     );
     let mine = command(&h.fake, ALICE, CH2, &["game", "profile"], json!([])).await;
-    assert!(
-        mine.contains("**rps**: unrated · 1 game: 1 win"),
-        "{mine}"
-    );
+    assert!(mine.contains("**rps**: unrated · 1 game: 1 win"), "{mine}");
     assert!(mine.contains(": win, unrated"), "{mine}");
     h.finish().await;
 }

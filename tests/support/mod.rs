@@ -37,6 +37,8 @@ pub struct Harness {
     /// The current bot's host.
     pub host: Option<Arc<Host>>,
     registry: fn() -> Registry,
+    /// `[discord] guild_id` of the bot (None: commands registered globally).
+    guild_id: Option<u64>,
     bot: Option<Bot>,
     _dir: tempfile::TempDir,
 }
@@ -53,8 +55,18 @@ impl Harness {
         Self::start_with(registry).await
     }
 
+    /// Like [`Harness::start`] with `guild_id` set to the test guild, as an
+    /// operator who registers the commands in their server would run it.
+    pub async fn start_in_guild() -> Harness {
+        Self::start_full(registry, Some(fake_discord::GUILD_ID)).await
+    }
+
     /// Like [`Harness::start`] with another set of engines.
     pub async fn start_with(registry: fn() -> Registry) -> Harness {
+        Self::start_full(registry, None).await
+    }
+
+    async fn start_full(registry: fn() -> Registry, guild_id: Option<u64>) -> Harness {
         let fake = FakeDiscord::start().await;
         for (id, name) in [
             (ALICE, "Alice"),
@@ -71,6 +83,7 @@ impl Harness {
             db: dir.path().join("gamehost.db"),
             host: None,
             registry,
+            guild_id,
             bot: None,
             _dir: dir,
         };
@@ -83,7 +96,7 @@ impl Harness {
         BotSettings {
             token: TOKEN.into(),
             api_base: Some(self.fake.base_url.clone()),
-            guild_id: None,
+            guild_id: self.guild_id,
             ai_budget_ms: 20,
             // No deadline for any kind unless a test sets one.
             turn_seconds: Registry::standard()

@@ -32,6 +32,8 @@ pub enum Verb {
     MoveIndex(usize),
     /// A select menu (the value says which choice).
     Select,
+    /// A step of the Diplomacy order desk (`order_desk.rs`).
+    Desk(String),
 }
 
 /// A decoded custom id.
@@ -58,6 +60,7 @@ pub fn encode(game: GameId, turn: u32, verb: &Verb) -> String {
         Verb::Move(t) => format!("mv:{t}"),
         Verb::MoveIndex(i) => format!("mi:{i}"),
         Verb::Select => "sel".to_string(),
+        Verb::Desk(step) => format!("od:{step}"),
     };
     format!("{base}{tail}")
 }
@@ -79,9 +82,15 @@ pub fn decode(id: &str) -> Option<Custom> {
         ("mv", Some(t)) => Verb::Move(t.to_string()),
         ("mi", Some(i)) => Verb::MoveIndex(i.parse().ok()?),
         ("sel", _) => Verb::Select,
+        ("od", Some(step)) => Verb::Desk(step.to_string()),
         _ => return None,
     };
     Some(Custom { game, turn, verb })
+}
+
+/// The custom id of an order-desk step.
+pub fn encode_desk(game: GameId, turn: u32, step: &str) -> String {
+    encode(game, turn, &Verb::Desk(step.to_string()))
 }
 
 /// The lobby's buttons.
@@ -219,6 +228,9 @@ pub async fn handle(
         )
         .await;
     };
+    if let Verb::Desk(step) = &custom.verb {
+        return super::order_desk::handle(ctx, data, c, custom.game, custom.turn, step).await;
+    }
     let result = act(data, c, &custom).await;
     data.wake.all();
     match result {
@@ -282,6 +294,9 @@ async fn act(
             Ok((format!("Game #{g} has started."), vec![]))
         }
         Verb::Show => show(data, g, &user).await,
+        Verb::Desk(_) => Err(BotError::Internal(
+            "desk steps are handled by the desk".into(),
+        )),
         Verb::Move(_) | Verb::MoveIndex(_) | Verb::Select => {
             let turn = custom.turn;
             let verb = custom.verb.clone();
@@ -368,6 +383,7 @@ mod tests {
             Verb::Move("F par - bur: x".into()),
             Verb::MoveIndex(7),
             Verb::Select,
+            Verb::Desk("k:stp/sc:Move:0".into()),
         ] {
             let id = encode(42, 3, &v);
             assert_eq!(

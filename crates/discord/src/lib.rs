@@ -22,6 +22,7 @@ mod leaderboard;
 mod messages;
 mod moves;
 mod options;
+mod order_desk;
 mod outbox;
 mod replay;
 mod scheduler;
@@ -464,37 +465,66 @@ async fn stop_signal() -> &'static str {
     }
 }
 
-/// Registers the commands unless Discord already has exactly these.
+/// The commands players use where they play, DMs included: registered
+/// globally even when `guild_id` keeps the others in one server (Discord
+/// offers only global commands in a DM).
+const DM_COMMANDS: &[&str] = &["move", "orders"];
+
+/// Registers the commands unless Discord already has exactly these: all
+/// globally without a `guild_id`; with one, `/move` and `/orders` globally
+/// (so they work in DMs) and the rest in that server.
 async fn register_commands(
     ctx: &serenity::Context,
     framework: &poise::Framework<Data, BotError>,
     guild: Option<u64>,
 ) -> Result<(), serenity::Error> {
-    let wanted = poise::builtins::create_application_commands(&framework.options().commands);
+    let all = poise::builtins::create_application_commands(&framework.options().commands);
+    let name_of = |c: &serenity::CreateCommand| {
+        serde_json::to_value(c)
+            .ok()
+            .and_then(|v| v["name"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    let (global, in_guild): (Vec<_>, Vec<_>) = match guild {
+        None => (all, Vec::new()),
+        Some(_) => all
+            .into_iter()
+            .partition(|c| DM_COMMANDS.contains(&name_of(c).as_str())),
+    };
+    sync_commands(ctx, None, global).await?;
+    if let Some(g) = guild {
+        sync_commands(ctx, Some(serenity::GuildId::new(g)), in_guild).await?;
+    }
+    Ok(())
+}
+
+/// Sets one scope's commands (global, or one guild's) unless Discord
+/// already has exactly these.
+async fn sync_commands(
+    ctx: &serenity::Context,
+    guild: Option<serenity::GuildId>,
+    wanted: Vec<serenity::CreateCommand>,
+) -> Result<(), serenity::Error> {
     let existing = match guild {
-        Some(g) => serenity::GuildId::new(g).get_commands(&ctx.http).await?,
+        Some(g) => g.get_commands(&ctx.http).await?,
         None => serenity::Command::get_global_commands(&ctx.http).await?,
     };
     let wanted_json = serde_json::to_value(&wanted).unwrap_or_default();
     let existing_json = serde_json::to_value(&existing).unwrap_or_default();
     if messages::same_commands(&wanted_json, &existing_json) {
-        tracing::info!("slash commands unchanged");
+        tracing::info!(?guild, "slash commands unchanged");
         return Ok(());
     }
+    let count = wanted.len();
     match guild {
         Some(g) => {
-            poise::builtins::register_in_guild(
-                &ctx.http,
-                &framework.options().commands,
-                serenity::GuildId::new(g),
-            )
-            .await?
+            g.set_commands(&ctx.http, wanted).await?;
         }
         None => {
-            poise::builtins::register_globally(&ctx.http, &framework.options().commands).await?
+            serenity::Command::set_global_commands(&ctx.http, wanted).await?;
         }
     }
-    tracing::info!(count = wanted.len(), "slash commands registered");
+    tracing::info!(count, ?guild, "slash commands registered");
     Ok(())
 }
 

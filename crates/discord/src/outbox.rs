@@ -388,6 +388,27 @@ async fn to_user(
         .await;
     }
     let link = link_to(data, a).await;
+    // A Diplomacy phase prompt is the order desk: how to order, the menus'
+    // buttons and the private map of the player's own orders.
+    if a.kind == AnnouncementKind::Prompt
+        && let Some((text, rows, map)) = super::order_desk::prompt(data, a, &user.to_string()).await
+    {
+        let mut msgs = messages(&format!("{text}\n{link}"), rows, None);
+        if let Some(map) = map
+            && let Some(last) = msgs.pop()
+        {
+            msgs.push(last.add_file(map));
+        }
+        let fallback = Route::Fallback(outbox_id);
+        let dm = match user.create_dm_channel(http).await {
+            Ok(dm) => dm,
+            Err(e) => return closed_or(http, e, channel, user, a, fallback).await,
+        };
+        return match send(http, dm.id, msgs, Route::Main(outbox_id)).await {
+            Ok(()) => Ok(()),
+            Err(e) => closed_or(http, e, channel, user, a, fallback).await,
+        };
+    }
     let body = match a.kind {
         AnnouncementKind::Prompt => format!(
             "{}{more}\n{link}",

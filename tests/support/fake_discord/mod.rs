@@ -205,8 +205,12 @@ pub struct State {
     pub requests: Vec<String>,
     /// Payloads the fake rejected as Discord would, with the reason.
     pub rejected: Vec<String>,
-    /// Registered application commands (the last PUT body).
+    /// Registered application commands (the last PUT body, either scope).
     pub commands: Option<Value>,
+    /// The commands registered globally (usable in DMs and every guild).
+    pub global_commands: Option<Value>,
+    /// The commands registered in the test guild only (not in DMs).
+    pub guild_commands: Option<Value>,
     /// How many times commands were registered.
     pub command_puts: usize,
     /// The last IDENTIFY payload.
@@ -514,6 +518,23 @@ impl FakeDiscord {
         in_guild: bool,
         moderator: bool,
     ) -> String {
+        // Discord offers a command in a DM only when it is registered
+        // globally; a guild-only command does not exist there.
+        if !in_guild {
+            let global = self.state().global_commands.clone();
+            let known = global
+                .as_ref()
+                .and_then(|c| c.as_array().cloned())
+                .unwrap_or_default()
+                .iter()
+                .any(|c| c["name"] == path[0]);
+            assert!(
+                known,
+                "/{} does not exist in a DM: it is not registered globally (global: {:?})",
+                path[0],
+                global.map(|g| g.to_string())
+            );
+        }
         let (token, mut v) = self.interaction_base(2, user, channel, in_guild, moderator);
         let mut opts = options;
         for sub in path[1..].iter().rev() {

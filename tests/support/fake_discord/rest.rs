@@ -293,18 +293,20 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
         ),
         ("GET", ["users", "@me"]) => (StatusCode::OK, Some(bot_user())),
         ("GET", ["applications", a, "commands"]) if *a == app => {
-            let cmds = shared.with(|s| s.commands.clone()).unwrap_or(json!([]));
+            let cmds = shared
+                .with(|s| s.global_commands.clone())
+                .unwrap_or(json!([]));
             (StatusCode::OK, Some(cmds))
         }
         ("GET", ["applications", a, "guilds", _, "commands"]) if *a == app => {
-            let cmds = shared.with(|s| s.commands.clone()).unwrap_or(json!([]));
+            let cmds = shared
+                .with(|s| s.guild_commands.clone())
+                .unwrap_or(json!([]));
             (StatusCode::OK, Some(cmds))
         }
-        ("PUT", ["applications", a, "commands"])
-        | ("PUT", ["applications", a, "guilds", _, "commands"])
-            if *a == app =>
-        {
-            put_commands(shared, body)
+        ("PUT", ["applications", a, "commands"]) if *a == app => put_commands(shared, body, false),
+        ("PUT", ["applications", a, "guilds", _, "commands"]) if *a == app => {
+            put_commands(shared, body, true)
         }
         ("POST", ["users", "@me", "channels"]) => {
             let Some(user) = body["recipient_id"]
@@ -399,7 +401,7 @@ fn reject(shared: &Shared, why: String) -> Reply {
     )
 }
 
-fn put_commands(shared: &Shared, body: Value) -> Reply {
+fn put_commands(shared: &Shared, body: Value, in_guild: bool) -> Reply {
     if shared.with(|s| s.fail_commands) {
         return error(403, 50001, "Missing Access");
     }
@@ -454,6 +456,11 @@ fn put_commands(shared: &Shared, body: Value) -> Reply {
     let out = Value::Array(out);
     shared.with(|s| {
         s.commands = Some(out.clone());
+        if in_guild {
+            s.guild_commands = Some(out.clone());
+        } else {
+            s.global_commands = Some(out.clone());
+        }
         s.command_puts += 1;
     });
     (StatusCode::OK, Some(out))

@@ -33,6 +33,7 @@
 //! [`phases`] (resolution and phase flow) and [`view`] (the board view).
 
 mod detail;
+mod menu;
 mod phases;
 mod state;
 mod validate;
@@ -40,6 +41,7 @@ mod variant;
 mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
+pub use menu::OrderChoice;
 pub use variant::{Setup, setup};
 
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
@@ -419,7 +421,8 @@ impl Game for Diplomacy {
 
     /// Supply centres owned (sum-of-squares scoring).
     fn strength(&self, seat: Seat) -> u32 {
-        Power::from_index(seat).map_or(0, |p| self.centre_count(p) as u32)
+        self.power_of_seat(seat)
+            .map_or(0, |p| self.centre_count(p) as u32)
     }
 
     fn view(&self, viewer: Option<Seat>) -> View {

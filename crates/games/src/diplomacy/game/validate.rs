@@ -13,8 +13,19 @@ use crate::seam::{ActionError, Seat};
 impl Diplomacy {
     /// Parses and checks one order line for `power` in the current phase.
     pub fn check_line(&self, power: Power, line: &str) -> Result<Order, ActionError> {
+        let o = parse_order(map(), line).map_err(|e| err(e.problem, e.expected))?;
+        self.check_parsed(power, o, line)
+    }
+
+    /// Checks one order (as the menus build it, not typed) for `power` in
+    /// the current phase: exactly the legality [`Diplomacy::check_line`]
+    /// applies once a line is parsed.
+    pub fn check_order(&self, power: Power, o: Order) -> Result<Order, ActionError> {
+        self.check_parsed(power, o, &o.canonical(map()))
+    }
+
+    fn check_parsed(&self, power: Power, o: Order, line: &str) -> Result<Order, ActionError> {
         let m = map();
-        let o = parse_order(m, line).map_err(|e| err(e.problem, e.expected))?;
         let wrong_phase = |what: &str| {
             err(
                 format!(
