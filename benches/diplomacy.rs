@@ -5,7 +5,7 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use games::diplomacy::game::opening_units;
 use games::diplomacy::geo::{Map, Power};
 use games::diplomacy::judge::adjudicate_movement;
-use games::diplomacy::order::{Order, Unit, UnitKind, parse_order};
+use games::diplomacy::order::{Order, parse_order};
 
 fn orders(m: &Map, list: &[(Power, &str)]) -> Vec<(Power, Order)> {
     list.iter()
@@ -45,94 +45,10 @@ pub fn opening_orders(m: &Map) -> Vec<(Power, Order)> {
     )
 }
 
-fn midgame(m: &Map) -> (Vec<Unit>, Vec<(Power, Order)>) {
-    use Power::*;
-    use UnitKind::*;
-    let units: Vec<Unit> = [
-        (England, Fleet, "nth"),
-        (England, Fleet, "eng"),
-        (England, Army, "yor"),
-        (England, Fleet, "nwg"),
-        (England, Army, "nwy"),
-        (England, Fleet, "ska"),
-        (France, Fleet, "mao"),
-        (France, Army, "bre"),
-        (France, Army, "bur"),
-        (France, Army, "pic"),
-        (France, Fleet, "wes"),
-        (France, Army, "spa"),
-        (Germany, Army, "ruh"),
-        (Germany, Army, "mun"),
-        (Germany, Fleet, "kie"),
-        (Germany, Army, "hol"),
-        (Germany, Fleet, "den"),
-        (Russia, Army, "war"),
-        (Russia, Army, "ukr"),
-        (Russia, Fleet, "bot"),
-        (Russia, Fleet, "sev"),
-        (Italy, Army, "ven"),
-        (Italy, Army, "tyr"),
-        (Italy, Fleet, "ion"),
-        (Italy, Army, "tun"),
-        (Italy, Fleet, "tys"),
-        (Austria, Army, "vie"),
-        (Austria, Army, "bud"),
-        (Austria, Army, "gal"),
-        (Austria, Army, "ser"),
-        (Turkey, Fleet, "bla"),
-        (Turkey, Army, "bul"),
-        (Turkey, Army, "rum"),
-        (Turkey, Fleet, "aeg"),
-    ]
-    .iter()
-    .map(|&(power, kind, at)| Unit {
-        power,
-        kind,
-        loc: m.loc_by_abbr(at).unwrap(),
-    })
-    .collect();
-    assert_eq!(units.len(), 34);
-    let o = orders(
-        m,
-        &[
-            (England, "A Yor - Bel"),
-            (England, "F Nth C A Yor - Bel"),
-            (England, "F Eng S A Yor - Bel"),
-            (England, "F Nwg S A Nwy"),
-            (England, "A Nwy - Swe"),
-            (England, "F Ska S A Nwy - Swe"),
-            (France, "A Pic - Bel"),
-            (France, "A Bur S A Pic - Bel"),
-            (France, "F Mao - Iri"),
-            (France, "A Bre - Gas"),
-            (France, "A Spa - Por"),
-            (France, "F Wes - Naf"),
-            (Germany, "A Hol H"),
-            (Germany, "A Ruh S A Hol"),
-            (Germany, "F Kie - Hel"),
-            (Germany, "F Den - Swe"),
-            (Germany, "A Mun - Bur"),
-            (Russia, "A War - Gal"),
-            (Russia, "A Ukr S A War - Gal"),
-            (Russia, "F Bot - Swe"),
-            (Russia, "F Sev - Bla"),
-            (Italy, "A Tun - Tus"),
-            (Italy, "F Tys C A Tun - Tus"),
-            (Italy, "A Ven - Tri"),
-            (Italy, "A Tyr - Vie"),
-            (Italy, "F Ion - Aeg"),
-            (Austria, "A Vie S A Gal"),
-            (Austria, "A Bud S A Gal"),
-            (Austria, "A Gal H"),
-            (Austria, "A Ser - Bul"),
-            (Turkey, "F Bla - Sev"),
-            (Turkey, "A Rum S A Bul"),
-            (Turkey, "F Aeg S A Bul"),
-            (Turkey, "A Bul H"),
-        ],
-    );
-    (units, o)
-}
+// The midgame is the one the map legibility test draws.
+#[path = "../tests/support/diplomacy_positions.rs"]
+#[allow(dead_code)]
+mod positions;
 
 fn bench(c: &mut Criterion) {
     let m = Map::standard();
@@ -141,7 +57,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("diplomacy/opening_22_units", |b| {
         b.iter(|| adjudicate_movement(m, black_box(&units), black_box(&o)))
     });
-    let (mu, mo) = midgame(m);
+    let (mu, mo) = positions::midgame_units_orders(m);
     c.bench_function("diplomacy/midgame_34_units", |b| {
         b.iter(|| adjudicate_movement(m, black_box(&mu), black_box(&mo)))
     });
