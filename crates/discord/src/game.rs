@@ -50,7 +50,8 @@ pub async fn game(_ctx: Context<'_>) -> Result<(), BotError> {
     Ok(())
 }
 
-async fn kinds<'a>(ctx: Context<'a>, partial: &'a str) -> Vec<String> {
+/// Autocompletes a kind of game from the registry's names.
+pub(super) async fn kinds<'a>(ctx: Context<'a>, partial: &'a str) -> Vec<String> {
     let p = partial.to_ascii_lowercase();
     ctx.data()
         .host

@@ -1,7 +1,7 @@
 //! `/game leaderboard` and `/game profile`: ratings, results and
 //! reliability in this server; and the rating options of `/game new`.
 
-use super::game::mention;
+use super::game::{kinds, mention};
 use super::{BotError, Context, messages};
 use host::{GameRules, KindProfile, Leaderboard, LeaderboardEntry, Profile, Scoring};
 use poise::serenity_prelude as serenity;
@@ -46,18 +46,6 @@ pub fn rules_of(
         }),
         min_reliability,
     }))
-}
-
-async fn kinds<'a>(ctx: Context<'a>, partial: &'a str) -> Vec<String> {
-    let p = partial.to_ascii_lowercase();
-    ctx.data()
-        .host
-        .registry()
-        .names()
-        .into_iter()
-        .filter(|n| n.starts_with(&p))
-        .map(str::to_string)
-        .collect()
 }
 
 async fn reply(ctx: Context<'_>, text: String) -> Result<(), BotError> {
