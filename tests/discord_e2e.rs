@@ -411,10 +411,9 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
     let fake = FakeDiscord::start().await;
     fake.state().fail_commands = true;
     let dir = tempfile::tempdir().unwrap();
-    let store = store::Store::open(&dir.path().join("g.db")).unwrap();
     let clock = std::sync::Arc::new(host::ManualClock::at(0));
-    let host = std::sync::Arc::new(host::Host::new(
-        std::sync::Arc::new(store),
+    let host = std::sync::Arc::new(support::host_builder::host_on(
+        &dir.path().join("g.db"),
         registry(),
         clock.clone(),
         host::HostSettings::default(),

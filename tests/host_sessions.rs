@@ -6,7 +6,7 @@ mod support;
 use host::{AnnouncementKind, DeadlineEvent, HostError, ManualClock};
 use std::sync::Arc;
 use store::{GameStatus, Target, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::at(1_000_000))
@@ -367,14 +367,14 @@ fn abort_and_forfeit() {
 #[test]
 fn operator_data_reaches_the_engine_through_the_registry() {
     use games::seam::Game;
-    use host::{Host, HostSettings, Registry};
+    use host::{HostSettings, Registry};
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::default().with_constructor::<support::rps::Rps>(|mut o, seed| {
         o.wins.get_or_insert(1);
         support::rps::Rps::new_game(o, seed)
     });
-    let host = Host::new(
-        std::sync::Arc::new(store::Store::open(&dir.path().join("g.db")).unwrap()),
+    let host = support::host_builder::host_on(
+        &dir.path().join("g.db"),
         registry,
         clock(),
         HostSettings::default(),

@@ -1,10 +1,13 @@
 //! Diplomacy's scoring systems and its Weng-Lin rating through the host,
 //! on real games of seven people that end in a draw after 1901.
 
-use host::{GameRules, Host, HostSettings, ManualClock, NewGame, Registry, Scoring};
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
+use host::{GameRules, Host, HostSettings, ManualClock, NewGame, Scoring};
 use serde_json::json;
 use std::sync::Arc;
-use store::{GameStatus, Store, TimeoutPolicy};
+use store::{GameStatus, TimeoutPolicy};
 
 const USERS: [&str; 7] = ["u0", "u1", "u2", "u3", "u4", "u5", "u6"];
 /// Seat 1 is England, seat 5 Russia (4 home centres; everyone else 3).
@@ -12,12 +15,7 @@ const ENGLAND: usize = 1;
 const RUSSIA: usize = 5;
 
 fn diplomacy_host(dir: &std::path::Path, clock: Arc<ManualClock>) -> Host {
-    Host::new(
-        Arc::new(Store::open(&dir.join("g.db")).unwrap()),
-        Registry::default().with::<games::diplomacy::Diplomacy>(),
-        clock,
-        HostSettings::default(),
-    )
+    host_builder::diplomacy_host(&dir.join("g.db"), clock, HostSettings::default())
 }
 
 /// A game of seven people ending after 1901, with `scoring`, in `channel`.

@@ -10,7 +10,7 @@ use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use store::{GameStatus, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 /// An rps game to one win between Alice (seat 1) and Bob (seat 2).
 fn duel(host: &Host, channel: &str) -> i64 {
