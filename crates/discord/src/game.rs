@@ -3,6 +3,7 @@
 //! are short and ephemeral.
 
 use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
+use super::pause::{away, describe_leave, pause, resume};
 use super::replay::replay;
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
@@ -39,6 +40,9 @@ pub enum Timeout {
         "history",
         "takeover",
         "extend",
+        "pause",
+        "resume",
+        "away",
         "leaderboard",
         "profile",
         "ratings",
@@ -84,7 +88,7 @@ pub fn parse_duration(s: &str) -> Result<u64, BotError> {
         })
 }
 
-fn user_of(ctx: &Context<'_>) -> (String, String) {
+pub(super) fn user_of(ctx: &Context<'_>) -> (String, String) {
     let member = match ctx {
         poise::Context::Application(a) => a.interaction.member.as_deref(),
         _ => None,
@@ -107,7 +111,7 @@ fn is_moderator(ctx: &Context<'_>) -> bool {
     }
 }
 
-async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
+pub(super) async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
     ctx.send(
         poise::CreateReply::default()
             .content(messages::clip(&text.into(), messages::MAX_CONTENT))
@@ -130,7 +134,7 @@ async fn channel_game(ctx: &Context<'_>) -> Result<GameRow, BotError> {
 }
 
 /// The game a command is about: `#id` if given, else this channel's.
-async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
+pub(super) async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
     match id {
         Some(id) => Ok(ctx.data().host(move |h| h.game(id)).await?),
         None => channel_game(ctx).await,
@@ -486,6 +490,7 @@ pub fn describe_view(v: &GameView) -> String {
     if let Some(d) = v.deadline {
         s.push_str(&format!("Deadline: <t:{}:R>\n", d / 1000));
     }
+    s.push_str(&describe_leave(&v.leave));
     if let Some(p) = &v.own_pending {
         s.push_str(&format!("Your move so far: `{p}`\n"));
     }

@@ -24,6 +24,7 @@ mod moves;
 mod options;
 mod order_desk;
 mod outbox;
+mod pause;
 mod replay;
 mod scheduler;
 

@@ -16,6 +16,7 @@ mod extend;
 mod history;
 mod lobby;
 mod options;
+mod pause;
 mod ratings;
 mod registry;
 mod replay;
@@ -28,6 +29,10 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use pause::{
+    AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, LeaveStatus, MAX_AWAY_DAYS,
+    PauseOutcome, ResumeOutcome, names_and, take_leave_rules,
+};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability, START_DEVIATION, START_RATING, Skill, update_duel, update_multi,

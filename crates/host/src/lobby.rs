@@ -13,6 +13,9 @@ impl Host {
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
         let mut req = req;
+        // The host's own option keys (pauses, absences) never reach the engine.
+        let leave_rules =
+            super::pause::take_leave_rules(&mut req.options.clone()).map_err(HostError::user)?;
         let (options, seed) = self.check_new_game(&req)?;
         req.options = options;
         let entry = self.registry.get(&req.kind)?;
@@ -41,6 +44,7 @@ impl Host {
                 },
                 now,
             )?;
+            self.store_leave_rules(tx, id, leave_rules)?;
             if req.creator_plays {
                 tx.insert_seat(
                     id,
@@ -68,7 +72,8 @@ impl Host {
                 "The options are too long: at most {max} characters of JSON are accepted."
             )));
         }
-        let options = req.options.clone();
+        let mut options = req.options.clone();
+        super::pause::take_leave_rules(&mut options).map_err(HostError::user)?;
         if let Ok(entry) = self.registry.get(&req.kind) {
             self.registry.check_option_keys(entry.name, &options)?;
         }

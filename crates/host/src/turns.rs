@@ -2,6 +2,7 @@
 //! forfeits.
 
 use super::clock::ThinkingDeadline;
+use super::pause::AwayMode;
 use super::registry::derive_seed;
 use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
@@ -79,6 +80,8 @@ pub enum DeadlineEvent {
     Abandoned(GameId),
     /// The deadline was for a turn already resolved; it was dropped.
     Stale(GameId),
+    /// A player who had not moved is away: the deadline moved to their return.
+    Postponed(GameId),
 }
 
 impl Host {
@@ -453,6 +456,7 @@ impl Host {
                     idle_deadlines: 0,
                 },
             )?;
+            self.freeze_if_paused(tx, row)?;
         }
         for seat in engine.awaiting() {
             if let Some(Occupant::User(user)) =
@@ -660,9 +664,15 @@ impl Host {
             }
             let engine = self.engine_of(&row)?;
             let pending = current_pending(tx, &row)?;
-            Ok(Some((row, engine, pending)))
+            let missing: Vec<Seat> = engine
+                .awaiting()
+                .into_iter()
+                .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
+                .collect();
+            let (away_mode, away) = self.away_seats(tx, &row, &missing)?;
+            Ok(Some((row, engine, pending, missing, away_mode, away)))
         })?;
-        let Some((row, engine, pending)) = snapshot else {
+        let Some((row, engine, pending, missing, away_mode, away)) = snapshot else {
             self.store.write(|tx| -> Result<(), HostError> {
                 if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
                     tx.clear_deadline(d.game_id)?;
@@ -671,14 +681,37 @@ impl Host {
             })?;
             return Ok(DeadlineEvent::Stale(d.game_id));
         };
-        let missing: Vec<Seat> = engine
-            .awaiting()
+        // A player who declared an absence: the deadline waits for them, or
+        // the AI moves for them (see `pause.rs`).
+        if away_mode == AwayMode::Extend && !away.is_empty() {
+            return self.store.write(|tx| {
+                let row = require_game(tx, d.game_id)?;
+                match tx.deadline(d.game_id)? {
+                    Some(now_d) if row.status == GameStatus::Running && now_d == *d => {
+                        self.postpone_for_absence(tx, &row, d, &away)?;
+                        Ok(DeadlineEvent::Postponed(d.game_id))
+                    }
+                    _ => Ok(DeadlineEvent::Stale(d.game_id)),
+                }
+            });
+        }
+        let away_for_ai: Vec<Seat> = if away_mode == AwayMode::Ai {
+            away.keys().copied().collect()
+        } else {
+            Vec::new()
+        };
+        let missing: Vec<Seat> = missing
             .into_iter()
-            .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
+            .filter(|s| !away_for_ai.contains(s))
             .collect();
         let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
-        for &seat in &missing {
-            let action = match (row.timeout_policy, pending.get(&seat)) {
+        for &seat in missing.iter().chain(&away_for_ai) {
+            let policy = if away_for_ai.contains(&seat) {
+                TimeoutPolicy::Ai
+            } else {
+                row.timeout_policy
+            };
+            let action = match (policy, pending.get(&seat)) {
                 // A seat that sent part of its action (e.g. some Diplomacy
                 // orders) keeps what it sent.
                 (TimeoutPolicy::Default | TimeoutPolicy::Ai, Some((partial, _))) => partial.clone(),
@@ -736,7 +769,7 @@ impl Host {
                 .map(|s| seat_display(&seats, *s))
                 .collect::<Vec<_>>()
                 .join(", ");
-            if row.timeout_policy == TimeoutPolicy::Forfeit {
+            if row.timeout_policy == TimeoutPolicy::Forfeit && !missing.is_empty() {
                 let mut report = TurnReport::default();
                 for &seat in &missing {
                     let r = engine.forfeit(seat);
@@ -762,16 +795,24 @@ impl Host {
             for (seat, a) in &stand_ins {
                 actions.entry(*seat).or_insert_with(|| a.clone());
             }
-            self.announce_to_channel(
-                tx,
-                &row,
-                AnnouncementKind::Moved,
-                format!(
-                    "Time is up in {}: {} for {names}.",
-                    game_label(&row),
+            let mut text = format!("Time is up in {}:", game_label(&row));
+            if !missing.is_empty() {
+                text.push_str(&format!(
+                    " {} for {names}.",
                     timeout_words(row.timeout_policy)
-                ),
-            )?;
+                ));
+            }
+            if !away_for_ai.is_empty() {
+                let away_names = away_for_ai
+                    .iter()
+                    .map(|s| seat_display(&seats, *s))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                text.push_str(&format!(
+                    " The AI moved for {away_names}, who declared an absence."
+                ));
+            }
+            self.announce_to_channel(tx, &row, AnnouncementKind::Moved, text)?;
             self.resolve_turn(tx, &row, engine, &seats, actions)?;
             self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
             // The next turn's deadline (if the game goes on) carries the count.

@@ -6,9 +6,11 @@
 //! (tasks or processes) are serialised by SQLite itself and a crash before
 //! commit leaves nothing half done.
 
+mod pauses;
 mod ratings;
 mod rows;
 
+pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
@@ -29,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
+    include_str!("../../../migrations/0006_pauses.sql"),
 ];
 
 /// Everything that can go wrong in the store.
@@ -512,6 +515,8 @@ impl Tx<'_> {
             .execute("DELETE FROM deadlines WHERE game_id = ?1", [id])?;
         self.tx
             .execute("DELETE FROM pending_actions WHERE game_id = ?1", [id])?;
+        // A finished game is no longer paused, nor waiting for a pause.
+        self.clear_pause(id)?;
         expect_one(n, "games", id)
     }
 
