@@ -345,6 +345,25 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
     assert!(text.contains("from 1 to 1"));
     // Only the one asking sees it.
     assert_eq!(count_in_channel(&h.fake, ch, "**1.**"), 0);
+    // Receipts name the game as the channel does.
+    dm_with(&h.fake, ALICE, "Recorded for rps #").await;
+    let status = command(&h.fake, ALICE, ch, &["game", "status"], json!([])).await;
+    assert!(status.contains("(running, turn 2)"), "{status}");
+
+    // Alice wins the next two rounds; the game stays reachable in its channel.
+    for round in 2..=3 {
+        h.fake.dm(ALICE, "paper");
+        h.fake.dm(BOB, "rock");
+        channel_msg(&h.fake, ch, &format!("Round {round}:")).await;
+    }
+    channel_msg(&h.fake, ch, "is over").await;
+    let status = command(&h.fake, BOB, ch, &["game", "status"], json!([])).await;
+    assert!(status.contains("(finished, 3 turns played)"), "{status}");
+    // The history opens on its first page, oldest turn first.
+    let text = command(&h.fake, BOB, ch, &["game", "history"], json!([])).await;
+    assert!(text.contains("page 1 of 1"), "{text}");
+    let (first, last) = (text.find("**1.**").unwrap(), text.find("**3.**").unwrap());
+    assert!(first < last, "{text}");
     h.assert_clean();
 }
 

@@ -141,6 +141,24 @@ pub(super) async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<Ga
     }
 }
 
+/// The game a command shows (status, history): `#id` if given, else this
+/// channel's, or the last one that ended here.
+async fn shown_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
+    if let Some(id) = id {
+        return Ok(ctx.data().host(move |h| h.game(id)).await?);
+    }
+    let channel = ctx.channel_id().to_string();
+    ctx.data()
+        .host(move |h| h.shown_game_in_channel(&channel))
+        .await?
+        .ok_or_else(|| {
+            BotError::user(
+                "No game has been played in this channel. Start one with `/game new`, \
+                 or give a game id (`/game list`).",
+            )
+        })
+}
+
 /// Create a game in this channel (a lobby others join with its buttons)
 // A slash command's options are its arguments.
 #[allow(clippy::too_many_arguments)]
@@ -311,9 +329,11 @@ pub async fn forfeit(ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command)]
 pub async fn status(
     ctx: Context<'_>,
-    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+    #[description = "Game id (default: this channel's, or the last one played here)"] id: Option<
+        i64,
+    >,
 ) -> Result<(), BotError> {
-    let g = target_game(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
     let (text, rows) = components::show(ctx.data(), g.id, &user).await?;
     let mut reply = poise::CreateReply::default().content(text).ephemeral(true);
@@ -360,12 +380,16 @@ pub async fn list(ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command)]
 pub async fn history(
     ctx: Context<'_>,
-    #[description = "Page, from 1 (default: the last)"] page: Option<u32>,
-    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+    #[description = "Page, from 1 (default: 1, the first turns)"] page: Option<u32>,
+    #[description = "Game id (default: this channel's, or the last one played here)"] id: Option<
+        i64,
+    >,
 ) -> Result<(), BotError> {
-    let g = target_game(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let gid = g.id;
     let (user, _) = user_of(&ctx);
+    // A story reads from its beginning: page 1 first, the newest turn last.
+    let page = Some(page.unwrap_or(1));
     let h = ctx
         .data()
         .host(move |h| h.history(gid, page, Some(&user)))
@@ -466,13 +490,18 @@ pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
 
 /// A game as its viewer may see it, as text.
 pub fn describe_view(v: &GameView) -> String {
-    let mut s = format!(
-        "**{} #{}** ({}, turn {})\n",
-        v.kind,
-        v.game_id,
-        v.status.as_str(),
-        v.turn
-    );
+    // Turns counted from 1 as the boards count them ("Turn 1 of 30").
+    let progress = match v.status {
+        GameStatus::Running => format!("running, turn {}", v.turn + 1),
+        GameStatus::Lobby => "lobby".to_string(),
+        status => format!(
+            "{}, {} turn{} played",
+            status.as_str(),
+            v.turn,
+            if v.turn == 1 { "" } else { "s" }
+        ),
+    };
+    let mut s = format!("**{} #{}** ({progress})\n", v.kind, v.game_id);
     for seat in &v.seats {
         let who = match &seat.occupant {
             Occupant::User(u) => format!("<@{u}>"),

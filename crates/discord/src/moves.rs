@@ -20,7 +20,7 @@ pub fn receipt_text(r: &Receipt) -> String {
     } else {
         format!(" `{}`. ", r.recorded.replace('`', "'"))
     };
-    format!("Recorded for game #{}:{recorded}{done}", r.game_id)
+    format!("Recorded for {}:{recorded}{done}", r.game_label)
         .trim_end()
         .to_string()
 }

@@ -19,7 +19,7 @@ pub async fn replay(
         .data()
         .host(move |h| match id {
             Some(id) => h.game(id).map(Some),
-            None => h.game_in_channel(&channel),
+            None => h.shown_game_in_channel(&channel),
         })
         .await?
         .ok_or_else(|| {

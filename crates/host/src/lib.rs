@@ -214,6 +214,15 @@ impl Host {
             .read(|tx| tx.active_game_in_channel(channel_id))?)
     }
 
+    /// The game a channel shows (status, history, replay): its lobby or
+    /// running game, else the one that ended there last, so a finished
+    /// game stays reachable where it was played.
+    pub fn shown_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, HostError> {
+        Ok(self
+            .store
+            .read(|tx| tx.latest_game_in_channel(channel_id))?)
+    }
+
     /// A game by id, or a user error if there is none.
     pub fn game(&self, game_id: GameId) -> Result<GameRow, HostError> {
         self.store.read(|tx| require_game(tx, game_id))

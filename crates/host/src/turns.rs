@@ -21,6 +21,8 @@ use store::{
 pub struct Receipt {
     /// The game.
     pub game_id: GameId,
+    /// The game as players name it (`battle #12`).
+    pub game_label: String,
     /// The player's seat.
     pub seat: Seat,
     /// The action as the engine understood it (canonical text).
@@ -223,6 +225,7 @@ impl Host {
             self.resolve_turn(tx, row, engine, seats, finals)?;
             return Ok(Receipt {
                 game_id: row.id,
+                game_label: game_label(row),
                 seat,
                 recorded,
                 is_final,
@@ -270,6 +273,7 @@ impl Host {
         }
         Ok(Receipt {
             game_id: row.id,
+            game_label: game_label(row),
             seat,
             recorded,
             is_final,

@@ -402,6 +402,20 @@ impl Tx<'_> {
         raw.map(rows::RawGame::into_row).transpose()
     }
 
+    /// The game a channel shows: its lobby or running game, else the game
+    /// that ended there last.
+    pub fn latest_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 \
+             ORDER BY status IN ('lobby', 'running') DESC, id DESC LIMIT 1"
+        );
+        let raw = self
+            .tx
+            .query_row(&sql, [channel_id], rows::RawGame::from_row)
+            .optional()?;
+        raw.map(rows::RawGame::into_row).transpose()
+    }
+
     /// Games matching a status filter, newest first; `guild_id` narrows to one server.
     pub fn games(
         &self,
