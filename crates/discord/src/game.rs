@@ -145,7 +145,7 @@ pub(super) async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<Ga
 /// channel's, or the last one that ended here.
 async fn shown_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
     if let Some(id) = id {
-        return Ok(ctx.data().host(move |h| h.game(id)).await?);
+        return ctx.data().host(move |h| h.game(id)).await;
     }
     let channel = ctx.channel_id().to_string();
     ctx.data()
