@@ -262,21 +262,23 @@ impl Diplomacy {
                     .iter()
                     .map(|u| crate::diplomacy::order::unit_name(m, u))
                     .collect();
-                let (what, fate) = if self.phase == PhaseKind::Movement {
-                    ("units have", "they hold at the deadline")
-                } else {
-                    ("dislodged units have", "they disband at the deadline")
+                let noun = match (self.phase, units.len()) {
+                    (PhaseKind::Movement, 1) => "unit",
+                    (PhaseKind::Movement, _) => "units",
+                    (_, 1) => "dislodged unit",
+                    _ => "dislodged units",
                 };
-                let what = if units.len() == 1 {
-                    what.replace("units have", "unit has")
-                } else {
-                    what.to_string()
-                };
+                let fate = match (self.phase, without.len()) {
+                    (PhaseKind::Movement, 1) => "has no order ({}); it holds",
+                    (PhaseKind::Movement, _) => "have no order ({}); they hold",
+                    (_, 1) => "has no order ({}); it disbands",
+                    _ => "have no order ({}); they disband",
+                }
+                .replace("{}", &names.join(", "));
                 Some(format!(
-                    "{} of {} {what} no order ({}); {fate}.",
+                    "{} of {} {noun} {fate} at the deadline.",
                     without.len(),
-                    units.len(),
-                    names.join(", ")
+                    units.len()
                 ))
             }
             PhaseKind::Adjustment => {
@@ -377,7 +379,7 @@ mod tests {
                 }
                 let mut acts = BTreeMap::new();
                 for s in g.awaiting() {
-                    let level = if (s as u64 + seed) % 2 == 0 {
+                    let level = if (s as u64 + seed).is_multiple_of(2) {
                         "dumbbot"
                     } else {
                         "random"
@@ -683,5 +685,59 @@ mod tests {
             !bre.contains(&"A Bre - Por via convoy".to_string()),
             "{bre:?}"
         );
+    }
+
+    #[test]
+    fn missing_orders_counts_units_builds_and_dislodged_units_without_orders() {
+        let m = map();
+        let mut g = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
+        let p = Power::France;
+        let line = |g: &Diplomacy, l: &str| g.check_line(p, l).unwrap();
+        assert_eq!(
+            g.missing_orders(p, &[line(&g, "A Par - Bur")]).as_deref(),
+            Some("2 of 3 units have no order (F Bre, A Mar); they hold at the deadline.")
+        );
+        let all = ["F Bre - Mao", "A Par - Pic", "A Mar - Spa"].map(|l| line(&g, l));
+        assert_eq!(g.missing_orders(p, &all), None);
+        play(&mut g, "F Bre - Mao\nA Par - Pic\nA Mar - Spa");
+        play(&mut g, "A Pic - Bre");
+        assert_eq!(
+            g.missing_orders(p, &[]).as_deref(),
+            Some("1 of 1 build not ordered; a build not ordered is waived at the deadline.")
+        );
+        assert_eq!(g.missing_orders(p, &[line(&g, "Build A Par")]), None);
+        assert_eq!(g.missing_orders(p, &[line(&g, "Waive")]), None);
+        // A power with nothing to adjust owes nothing.
+        assert_eq!(g.missing_orders(Power::Germany, &[]), None);
+        // Retreats: every power with a dislodged unit owes its order.
+        let retreat = positions(1)
+            .into_iter()
+            .find(|g| g.phase() == PhaseKind::Retreat)
+            .unwrap();
+        let d = retreat.dislodged()[0].unit;
+        let text = retreat.missing_orders(d.power, &[]).unwrap();
+        assert!(text.contains("dislodged unit"), "{text}");
+        assert!(
+            text.contains(&crate::diplomacy::order::unit_name(m, &d)),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("at the deadline.") && text.contains("disband"),
+            "{text}"
+        );
+        let disband = retreat
+            .check_line(
+                d.power,
+                &format!("{} D", crate::diplomacy::order::unit_name(m, &d)),
+            )
+            .unwrap();
+        let others = retreat
+            .dislodged()
+            .iter()
+            .filter(|x| x.unit.power == d.power)
+            .count();
+        if others == 1 {
+            assert_eq!(retreat.missing_orders(d.power, &[disband]), None);
+        }
     }
 }
