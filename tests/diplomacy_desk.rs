@@ -599,3 +599,92 @@ async fn a_draw_vote_is_confirmed_apart_from_ready_and_can_be_withdrawn() {
     assert_eq!(h.host().view(1, None).unwrap().turn, 0);
     h.finish().await;
 }
+
+/// A host with only Diplomacy on a fresh database in `dir`, reminding at
+/// 20% of the turn left.
+fn diplomacy_host(dir: &std::path::Path, clock: std::sync::Arc<host::ManualClock>) -> host::Host {
+    host::Host::new(
+        std::sync::Arc::new(store::Store::open(&dir.join("g.db")).unwrap()),
+        host::Registry::default().with::<Diplomacy>(),
+        clock,
+        host::HostSettings {
+            ai_budget_ms: 50,
+            reminder_percent: 20,
+        },
+    )
+}
+
+/// The reminders waiting in the outbox.
+fn reminders(h: &host::Host) -> Vec<host::Announcement> {
+    h.unsent(1000)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.announcement.ok())
+        .filter(|a| a.kind == host::AnnouncementKind::Reminder)
+        .collect()
+}
+
+#[test]
+fn a_power_with_every_unit_ordered_is_reminded_only_when_it_would_forfeit() {
+    use store::TimeoutPolicy;
+    for policy in [
+        TimeoutPolicy::Default,
+        TimeoutPolicy::Ai,
+        TimeoutPolicy::Forfeit,
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = std::sync::Arc::new(host::ManualClock::at(0));
+        let h = diplomacy_host(dir.path(), clock.clone());
+        let id = h
+            .create_game(host::NewGame {
+                kind: "diplomacy".into(),
+                guild_id: None,
+                channel_id: "c".into(),
+                creator_id: "alice".into(),
+                creator_name: "Alice".into(),
+                options: serde_json::Value::Null,
+                seed: Some(1),
+                turn_seconds: Some(3600),
+                timeout_policy: policy,
+                creator_plays: true,
+            })
+            .unwrap();
+        for _ in 1..7 {
+            h.add_ai(id, "alice", Some("hold"), None).unwrap();
+        }
+        h.start(id, "alice").unwrap();
+        h.run_ai_turns(Some(id), 100).unwrap();
+        // Every unit ordered, not `done`.
+        h.submit(Some(id), "alice", "A Vie - Gal\nA Bud - Ser\nF Tri - Alb")
+            .unwrap();
+        clock.advance(2_900_000);
+        h.fire_due_deadlines().unwrap();
+        let sent = reminders(&h);
+        if policy == TimeoutPolicy::Forfeit {
+            // Only a final action counts under forfeit: she is reminded.
+            assert_eq!(sent.len(), 1, "{policy:?}");
+            assert_eq!(sent[0].deadline, Some(3_600_000));
+            continue;
+        }
+        assert!(sent.is_empty(), "{policy:?}: {sent:?}");
+        // At the deadline her orders stand as sent, and no miss is counted.
+        clock.advance(800_000);
+        h.fire_due_deadlines().unwrap();
+        let g: Diplomacy =
+            serde_json::from_str(h.game(id).unwrap().state.as_deref().unwrap()).unwrap();
+        let m = ::games::diplomacy::geo::Map::standard();
+        let mut at: Vec<String> = g
+            .units()
+            .iter()
+            .filter(|u| u.power == ::games::diplomacy::geo::Power::Austria)
+            .map(|u| ::games::diplomacy::order::unit_name(m, u))
+            .collect();
+        at.sort();
+        assert_eq!(at, ["A Gal", "A Ser", "F Alb"], "{policy:?}");
+        assert_eq!(
+            g.missed_moves(::games::diplomacy::geo::Power::Austria),
+            0,
+            "{policy:?}"
+        );
+    }
+}
