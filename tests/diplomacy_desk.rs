@@ -308,12 +308,15 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
 
     // Vienna to Galicia by menus: unit, kind, destination.
     let desk = click(&h, ALICE, &prompt, "Order a unit").await;
+    transcript_msg("Alice presses Order a unit", &desk);
     let units: Vec<String> = options(&desk).into_iter().map(|o| o.1).collect();
     assert_eq!(units, ["u:vie", "u:bud", "u:tri"]);
     let kinds = pick(&h, ALICE, &desk, "u:vie").await;
+    transcript_msg("Alice picks A Vie", &kinds);
     let labels: Vec<String> = kinds.buttons().into_iter().map(|b| b.0).collect();
     assert_eq!(labels, ["Hold", "Move", "Support", "Back to my units"]);
     let moves = click(&h, ALICE, &kinds, "Move").await;
+    transcript_msg("Alice presses Move", &moves);
     let dests: Vec<String> = options(&moves).into_iter().map(|o| o.0).collect();
     assert_eq!(
         dests,
@@ -327,6 +330,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
         "exactly the legal moves"
     );
     let after = pick(&h, ALICE, &moves, "o:A Vie - Gal").await;
+    transcript_msg("Alice picks A Vie - Gal", &after);
     assert!(after.text().contains("A Vie - Gal"), "{}", after.text());
     // Budapest supports it: the supported unit, then the supported move.
     let kinds = pick(&h, ALICE, &after, "u:bud").await;
@@ -334,6 +338,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     let whom: Vec<String> = options(&sup).into_iter().map(|o| o.1).collect();
     assert!(whom.contains(&"f:vie".to_string()), "{whom:?}");
     let what = pick(&h, ALICE, &sup, "f:vie").await;
+    transcript_msg("Alice presses Support on A Bud, picks A Vie", &what);
     let supports: Vec<String> = options(&what).into_iter().map(|o| o.0).collect();
     assert!(
         supports.contains(&"A Bud S A Vie - Gal".to_string()),
@@ -394,6 +399,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     }
     // Ready by button resolves the phase (the AIs hold).
     let ready = click(&h, ALICE, &prompt, "Ready").await;
+    transcript_msg("Alice presses Ready", &ready);
     assert!(ready.text().contains("resolved"), "{}", ready.text());
     h.finish().await;
 }
@@ -410,6 +416,20 @@ fn transcript(who: &str, text: &str) {
         .open(TRANSCRIPT)
         .unwrap();
     writeln!(f, "--- {who}\n{text}").unwrap();
+}
+
+/// Appends a message with its buttons and menu options to the transcript.
+fn transcript_msg(who: &str, m: &Msg) {
+    let mut text = m.text();
+    let buttons: Vec<String> = m.buttons().into_iter().map(|b| b.0).collect();
+    if !buttons.is_empty() {
+        text.push_str(&format!("\n[buttons: {}]", buttons.join(" | ")));
+    }
+    let menu: Vec<String> = options(m).into_iter().map(|o| o.0).collect();
+    if !menu.is_empty() {
+        text.push_str(&format!("\n[menu: {}]", menu.join(" | ")));
+    }
+    transcript(who, &text);
 }
 
 /// A Diplomacy game with Alice (Austria) and Bob (England) and five AIs

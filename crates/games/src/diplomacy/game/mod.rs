@@ -24,6 +24,9 @@
 //!   action is refused only when no line was usable;
 //! - units without orders hold; a missed retreat disbands; a missed
 //!   adjustment waives builds or removes by the civil-disorder rule;
+//! - the orders a power sent stand at the deadline, `done` or not; so a
+//!   reminder goes only to a power with a unit (or a build or removal)
+//!   still without an order ([`Game::outstanding`]);
 //! - a power that forfeits stays on the board in civil disorder (never
 //!   awaited again); if only one power is still playing, it wins.
 //!
