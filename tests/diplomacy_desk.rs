@@ -620,20 +620,6 @@ async fn a_draw_vote_is_confirmed_apart_from_ready_and_can_be_withdrawn() {
     h.finish().await;
 }
 
-/// A host with only Diplomacy on a fresh database in `dir`, reminding at
-/// 20% of the turn left.
-fn diplomacy_host(dir: &std::path::Path, clock: std::sync::Arc<host::ManualClock>) -> host::Host {
-    host::Host::new(
-        std::sync::Arc::new(store::Store::open(&dir.join("g.db")).unwrap()),
-        host::Registry::default().with::<Diplomacy>(),
-        clock,
-        host::HostSettings {
-            ai_budget_ms: 50,
-            reminder_percent: 20,
-        },
-    )
-}
-
 /// The reminders waiting in the outbox.
 fn reminders(h: &host::Host) -> Vec<host::Announcement> {
     h.unsent(1000)
@@ -654,7 +640,12 @@ fn a_power_with_every_unit_ordered_is_reminded_only_when_it_would_forfeit() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let clock = std::sync::Arc::new(host::ManualClock::at(0));
-        let h = diplomacy_host(dir.path(), clock.clone());
+        // Reminders at a fifth of the turn left.
+        let h = support::host_builder::diplomacy_host(
+            &dir.path().join("g.db"),
+            clock.clone(),
+            support::host_builder::settings(50, 20),
+        );
         let id = h
             .create_game(host::NewGame {
                 kind: "diplomacy".into(),
