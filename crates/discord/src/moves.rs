@@ -121,7 +121,10 @@ pub async fn orders(
                         let label = host::game_label(&g);
                         match h.own_pending(g.id, &user)? {
                             Some(p) => lines.push(format!("{label}:\n{p}")),
-                            None => lines.push(format!("{label}: nothing sent this turn")),
+                            None => lines.push(format!(
+                                "{label}: nothing sent this turn{}",
+                                super::order_desk::unordered_note(h, g.id, &user)
+                            )),
                         }
                     }
                     Ok(lines)

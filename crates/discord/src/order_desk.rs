@@ -106,8 +106,36 @@ fn pending_orders(g: &Diplomacy, power: Power, described: &str) -> Vec<Order> {
         .collect()
 }
 
-/// A Discord timestamp: every reader sees it in their own time zone.
-fn when(ms: i64) -> String {
+/// For `/orders list` when nothing was sent yet in a Diplomacy game: the
+/// units (or builds) still without an order, e.g. `. No orders yet (all
+/// hold): A Vie, A Bud, F Tri`; empty for other games or seats with
+/// nothing to order.
+pub fn unordered_note(h: &host::Host, g: GameId, user: &str) -> String {
+    let Ok(desk) = Desk::load(h, g, user) else {
+        return String::new();
+    };
+    let m = Map::standard();
+    let units: Vec<String> = desk
+        .game
+        .units_without_orders(desk.power, &[])
+        .iter()
+        .map(|u| unit_name(m, u))
+        .collect();
+    let fate = if desk.game.phase() == PhaseKind::Retreat {
+        "all disband"
+    } else {
+        "all hold"
+    };
+    match desk.game.missing_orders(desk.power, &[]) {
+        _ if !units.is_empty() => format!(". No orders yet ({fate}): {}", units.join(", ")),
+        Some(owed) => format!(". {owed}"),
+        None => String::new(),
+    }
+}
+
+/// A Discord timestamp, absolute and relative (`<t:S:f> (<t:S:R>)`): every
+/// reader sees it in their own time zone.
+pub(crate) fn when(ms: i64) -> String {
     let s = ms.div_euclid(1000);
     format!("<t:{s}:f> (<t:{s}:R>)")
 }

@@ -409,10 +409,17 @@ async fn to_user(
             Err(e) => closed_or(http, e, channel, user, a, fallback).await,
         };
     }
-    let body = match a.kind {
-        AnnouncementKind::Prompt => format!(
+    let body = match (a.kind, a.deadline) {
+        (AnnouncementKind::Prompt, _) => format!(
             "{}{more}\n{link}",
             messages::with_board(&a.text, a.board.as_deref())
+        ),
+        // A reminder names the deadline as Discord timestamps, which every
+        // reader sees in their own time zone (the host passes it as data).
+        (AnnouncementKind::Reminder, Some(deadline)) => format!(
+            "{}\nDeadline: {}.\n{link}",
+            a.text,
+            super::order_desk::when(deadline)
         ),
         _ => format!(
             "{}\n{link}",

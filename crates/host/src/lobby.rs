@@ -287,6 +287,7 @@ impl Host {
                     ),
                     board: Some(view.board),
                     choices: Vec::new(),
+                    deadline: None,
                 },
             )?;
             self.begin_turn(tx, &row, engine.as_ref(), &seats)?;
@@ -379,6 +380,7 @@ impl Host {
                 text,
                 board: None,
                 choices: Vec::new(),
+                deadline: None,
             },
         )
     }

@@ -8,7 +8,7 @@ use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
     seat_of_user,
 };
-use games::seam::{AiBudget, Outcome, Seat, TurnReport};
+use games::seam::{AiBudget, Outcome, Outstanding, Seat, TurnReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use store::{
@@ -194,12 +194,15 @@ impl Host {
         };
         let is_final = engine.is_final(seat, &merged).map_err(corrupt)?;
         let was_final = before.is_some_and(|(_, f)| *f);
+        // The receipt below answers this message; what stays pending drops
+        // the parts that only answered it.
+        let kept = engine.settled(seat, &merged).map_err(corrupt)?;
         tx.upsert_pending(
             row.id,
             &PendingRow {
                 seat,
                 turn: row.turn,
-                action: merged.to_string(),
+                action: kept.to_string(),
                 is_final,
                 submitted_at: self.now(),
             },
@@ -211,7 +214,7 @@ impl Host {
             .map(|(s, (a, _))| (s, a))
             .collect();
         if is_final {
-            finals.insert(seat, merged);
+            finals.insert(seat, kept);
         } else {
             finals.remove(&seat);
         }
@@ -366,6 +369,7 @@ impl Host {
                 text: format!("{}\n{}", report.public.trim_end(), view.status),
                 board: Some(view.board),
                 choices: Vec::new(),
+                deadline: None,
             },
         )?;
         for (seat, text) in &report.private {
@@ -385,6 +389,7 @@ impl Host {
                         text: text.clone(),
                         board: None,
                         choices: Vec::new(),
+                        deadline: None,
                     },
                 )?;
             }
@@ -500,6 +505,7 @@ impl Host {
                 ),
                 board: Some(view.board),
                 choices: view.choices,
+                deadline: None,
             },
         )
     }
@@ -614,6 +620,11 @@ impl Host {
         Ok(events)
     }
 
+    /// Reminds each person whose seat still owes something: the engine says
+    /// what ([`AnyGame::outstanding`]); a seat owing nothing is not reminded,
+    /// for what it sent stands at the deadline (except under the forfeit
+    /// policy, where only a final action counts). The deadline goes along as
+    /// data for front-ends to show in each reader's time zone.
     fn remind(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
         self.store.write(|tx| {
             tx.clear_reminder(d.game_id)?;
@@ -626,9 +637,23 @@ impl Host {
             let pending = current_pending(tx, &row)?;
             let minutes = ((d.due_at - self.now()).max(0) + 59_999) / 60_000;
             for seat in engine.awaiting() {
-                if pending.get(&seat).is_some_and(|(_, f)| *f) {
+                let sent = pending.get(&seat);
+                if sent.is_some_and(|(_, f)| *f) {
                     continue;
                 }
+                let owed = engine
+                    .outstanding(seat, sent.map(|(a, _)| a))
+                    .map_err(|source| HostError::Corrupt {
+                        game_id: row.id,
+                        source,
+                    })?;
+                let missing = match owed {
+                    Outstanding::Nothing if row.timeout_policy != TimeoutPolicy::Forfeit => {
+                        continue;
+                    }
+                    Outstanding::Missing(what) => format!(" {what}"),
+                    Outstanding::Nothing | Outstanding::Unknown => String::new(),
+                };
                 if let Some(Occupant::User(user)) =
                     seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
                 {
@@ -644,12 +669,13 @@ impl Host {
                             kind: AnnouncementKind::Reminder,
                             turn: row.turn,
                             text: format!(
-                                "About {minutes} minute(s) left to move in {} ({}).",
+                                "About {minutes} minute(s) left to move in {} ({}).{missing}",
                                 game_label(&row),
                                 timeout_words(row.timeout_policy)
                             ),
                             board: None,
                             choices: view.choices,
+                            deadline: Some(d.due_at),
                         },
                     )?;
                 }
