@@ -58,6 +58,10 @@ pub(crate) async fn final_replay(data: &Data, kind: &str, gid: GameId) -> Option
     }
 }
 
+/// How many of a server's latest finished games `/game replay` looks
+/// through for the channel's.
+const RECENT_GAMES: u32 = 200;
+
 /// A Diplomacy game's replay as an animated map, phase by phase
 #[poise::command(slash_command)]
 pub async fn replay(
@@ -67,11 +71,23 @@ pub async fn replay(
     // Drawing every phase takes seconds: past Discord's three to answer.
     ctx.defer().await?;
     let channel = ctx.channel_id().to_string();
+    let guild = ctx.guild_id().map(|g| g.to_string());
     let g = ctx
         .data()
         .host(move |h| match id {
             Some(id) => h.game(id).map(Some),
-            None => h.game_in_channel(&channel),
+            // After the end, the channel's game is its latest finished one.
+            None => match h.game_in_channel(&channel)? {
+                Some(g) => Ok(Some(g)),
+                None => Ok(h
+                    .list_games(
+                        guild.as_deref(),
+                        &[host::GameStatus::Finished],
+                        RECENT_GAMES,
+                    )?
+                    .into_iter()
+                    .find(|g| g.channel_id == channel)),
+            },
         })
         .await?
         .ok_or_else(|| {
