@@ -41,7 +41,7 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
         .collect();
     for s in [
         "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
-        "takeover", "extend", "pause", "resume", "away",
+        "takeover", "extend", "pause", "resume", "away", "replay",
     ] {
         assert!(subs.contains(&s), "{subs:?}");
     }
