@@ -473,7 +473,7 @@ async fn reminders_go_only_to_powers_missing_orders_and_say_what_and_when() {
     let deadline = h.host().view(1, None).unwrap().deadline.unwrap();
     // 80% of the day gone: the reminder falls due.
     h.advance(20 * 3_600_000);
-    let r = dm_with(&h.fake, BOB, "minute(s) left").await;
+    let r = dm_with(&h.fake, BOB, "left to move in").await;
     let text = r.text();
     transcript("bot to Bob (reminder)", &text);
     let s = deadline / 1000;
@@ -485,8 +485,8 @@ async fn reminders_go_only_to_powers_missing_orders_and_say_what_and_when() {
         assert!(text.contains(&needle), "{needle:?} missing:\n{text}");
     }
     h.delivered().await;
-    assert_eq!(count_in_dms(&h.fake, ALICE, "minute(s) left"), 0);
-    assert_eq!(count_in_dms(&h.fake, BOB, "minute(s) left"), 1);
+    assert_eq!(count_in_dms(&h.fake, ALICE, "left to move in"), 0);
+    assert_eq!(count_in_dms(&h.fake, BOB, "left to move in"), 1);
     h.finish().await;
 }
 
@@ -498,7 +498,7 @@ async fn a_power_that_sent_nothing_is_reminded_of_every_unit() {
     send_orders(&h, BOB, "A Lvp - Yor\nF Lon - Nth\nF Edi - Nrg").await;
     h.delivered().await;
     h.advance(20 * 3_600_000);
-    let r = dm_with(&h.fake, ALICE, "minute(s) left").await;
+    let r = dm_with(&h.fake, ALICE, "left to move in").await;
     assert!(
         r.text()
             .contains("3 of 3 units have no order (A Vie, A Bud, F Tri)"),
@@ -506,7 +506,7 @@ async fn a_power_that_sent_nothing_is_reminded_of_every_unit() {
         r.text()
     );
     h.delivered().await;
-    assert_eq!(count_in_dms(&h.fake, BOB, "minute(s) left"), 0);
+    assert_eq!(count_in_dms(&h.fake, BOB, "left to move in"), 0);
     h.finish().await;
 }
 

@@ -378,8 +378,8 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     channel_msg(&h.fake, ch, "Alice has moved").await;
     // 80% of the time gone: Bob (only) is reminded.
     h.advance(8 * 60_000 + 1_000);
-    dm_with(&h.fake, BOB, "minute(s) left").await;
-    assert_eq!(count_in_dms(&h.fake, ALICE, "minute(s) left"), 0);
+    dm_with(&h.fake, BOB, "left to move in").await;
+    assert_eq!(count_in_dms(&h.fake, ALICE, "left to move in"), 0);
     // Past the deadline: Bob gets the default (rock) and the turn resolves.
     h.advance(2 * 60_000);
     channel_msg(&h.fake, ch, "Time is up").await;

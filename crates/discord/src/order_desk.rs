@@ -78,7 +78,7 @@ impl Desk {
         let power = view
             .viewer_seat
             .and_then(|seat| game.power_of_seat(seat))
-            .ok_or_else(|| host::HostError::user(format!("You do not play in game #{g}.")))?;
+            .ok_or_else(|| host::HostError::user(format!("You do not play in diplomacy #{g}.")))?;
         let pending = match h.own_pending(g, user)? {
             Some(text) => pending_orders(&game, power, &text),
             None => Vec::new(),
@@ -193,7 +193,7 @@ pub fn prompt_text(desk: &Desk, first: bool) -> String {
         .map(|(i, _)| m.prov(i as u8).name.clone())
         .collect();
     let mut s = format!(
-        "**Your move in game #{}: you are {}.** {}.\n",
+        "**Your move in diplomacy #{}: you are {}.** {}.\n",
         desk.game_id,
         p.name(),
         g.phase_name()
@@ -575,7 +575,7 @@ async fn act(
     let desk = data.host(move |h| Desk::load(h, game, &u)).await?;
     if desk.turn != turn {
         return Err(BotError::from(host::HostError::user(format!(
-            "This menu is from an earlier phase of game #{game}; use the newest prompt or `/orders`."
+            "This menu is from an earlier phase of diplomacy #{game}; use the newest prompt or `/orders`."
         ))));
     }
     let m = Map::standard();
@@ -586,7 +586,7 @@ async fn act(
         ["map"] => {
             let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
             let text = format!(
-                "Your pending orders in game #{} ({}), drawn on the position now; only you see this:\n{}",
+                "Your pending orders in diplomacy #{} ({}), drawn on the position now; only you see this:\n{}",
                 desk.game_id,
                 desk.game.phase_name(),
                 if listed.is_empty() {

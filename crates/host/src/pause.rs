@@ -619,7 +619,7 @@ pub fn names_and(names: &[String]) -> String {
 
 /// A span as people say it, rounded up to the minute: "45 min",
 /// "2 h 05 min", "3 days 4 h" (never "0 min" while time is left).
-fn time_left_words(ms: i64) -> String {
+pub(super) fn time_left_words(ms: i64) -> String {
     let minutes = (ms.max(0) + 59_999) / 60_000;
     let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
     match (days, hours, mins) {

@@ -635,7 +635,6 @@ impl Host {
             let engine = self.engine_of(&row)?;
             let seats = tx.seats(row.id)?;
             let pending = current_pending(tx, &row)?;
-            let minutes = ((d.due_at - self.now()).max(0) + 59_999) / 60_000;
             for seat in engine.awaiting() {
                 let sent = pending.get(&seat);
                 if sent.is_some_and(|(_, f)| *f) {
@@ -669,7 +668,8 @@ impl Host {
                             kind: AnnouncementKind::Reminder,
                             turn: row.turn,
                             text: format!(
-                                "About {minutes} minute(s) left to move in {} ({}).{missing}",
+                                "About {} left to move in {} ({}).{missing}",
+                                super::pause::time_left_words(d.due_at - self.now()),
                                 game_label(&row),
                                 timeout_words(row.timeout_policy)
                             ),
