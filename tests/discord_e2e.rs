@@ -356,7 +356,12 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
         h.fake.dm(BOB, "rock");
         channel_msg(&h.fake, ch, &format!("Round {round}:")).await;
     }
-    channel_msg(&h.fake, ch, "is over").await;
+    let over = channel_msg(&h.fake, ch, "is over").await;
+    // Each player also hears of the end by DM, with the same result.
+    for user in [ALICE, BOB] {
+        let dm = dm_with(&h.fake, user, "A game you play has ended").await;
+        assert!(dm.text().contains(over.text().trim()), "{}", dm.text());
+    }
     let status = command(&h.fake, BOB, ch, &["game", "status"], json!([])).await;
     assert!(status.contains("(finished, 3 turns played)"), "{status}");
     // The history opens on its first page, oldest turn first.

@@ -293,13 +293,26 @@ fn ai_seats_play_a_game_to_the_end_and_it_replays() {
     let g = host.game(id).unwrap();
     assert_eq!(g.status, GameStatus::Finished);
     assert!(g.outcome.is_some());
-    let kinds: Vec<AnnouncementKind> = host
+    let sent: Vec<(Target, AnnouncementKind, String)> = host
         .unsent(10_000)
         .unwrap()
         .into_iter()
-        .map(|i| i.announcement.unwrap().kind)
+        .map(|i| {
+            let a = i.announcement.unwrap();
+            (i.target, a.kind, a.text)
+        })
         .collect();
-    assert_eq!(kinds.last(), Some(&AnnouncementKind::Finished));
+    // The result goes to the channel, then by DM to the person who played
+    // (not to the AI seat).
+    let n = sent.len();
+    assert!(matches!(sent[n - 2].0, Target::Channel(_)), "{sent:?}");
+    assert_eq!(sent[n - 2].1, AnnouncementKind::Finished);
+    assert_eq!(sent[n - 1].0, Target::User("alice".into()));
+    assert!(
+        sent[n - 1].2.starts_with("A game you play has ended.")
+            && sent[n - 1].2.ends_with(&sent[n - 2].2),
+        "{sent:?}"
+    );
     assert_eq!(host.replay(id).unwrap().turns as usize, turns);
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
     // The channel is free again.

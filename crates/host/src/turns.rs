@@ -433,7 +433,31 @@ impl Host {
         )?;
         // Results and ratings commit with the end of the game, or neither does.
         let results = self.record_results(tx, row, engine, seats, outcome)?;
-        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text + &results)
+        let text = text + &results;
+        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text.clone())?;
+        // Every person who played hears of the end where they play: by DM,
+        // not only in a channel they may not be watching.
+        for seat in seats {
+            if let Occupant::User(user) = &seat.occupant {
+                self.announce(
+                    tx,
+                    row,
+                    Target::User(user.clone()),
+                    Announcement {
+                        game_id: row.id,
+                        game_kind: row.kind.clone(),
+                        channel_id: row.channel_id.clone(),
+                        kind: AnnouncementKind::Private,
+                        turn: row.turn,
+                        text: format!("A game you play has ended. {text}"),
+                        board: None,
+                        choices: Vec::new(),
+                        deadline: None,
+                    },
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Sets the new turn's deadline and prompts the people it awaits.
