@@ -1,4 +1,4 @@
-//! Pauses, pause votes, absences and the rules for them (migration 0006).
+//! Pauses, pause votes, absences and the rules for them (migration 0008).
 
 use super::{StoreError, Tx};
 use rusqlite::{OptionalExtension, params};
