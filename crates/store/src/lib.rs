@@ -29,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
+    include_str!("../../../migrations/0006_seat_terms.sql"),
 ];
 
 /// Everything that can go wrong in the store.
