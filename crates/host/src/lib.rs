@@ -14,6 +14,7 @@ mod clock;
 mod error;
 mod extend;
 mod history;
+mod ladder;
 mod lobby;
 mod options;
 mod ratings;
@@ -28,9 +29,13 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use ladder::{
+    AiLadder, LadderKind, LadderLevel, LadderModel, LevelStanding, expected_score, update_period,
+};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
-    Reliability, START_DEVIATION, START_RATING, Skill, update_duel, update_multi,
+    Reliability, START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION,
+    update_duel, update_multi,
 };
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
@@ -120,6 +125,8 @@ pub struct Host {
     /// Deadlines in a row without any person acting after which a game is
     /// ended as abandoned (0: never).
     abandon_after: u32,
+    /// The AI levels' measured ratings ([`AiLadder::builtin`] by default).
+    ai_ladder: Arc<AiLadder>,
 }
 
 impl Host {
@@ -136,6 +143,7 @@ impl Host {
             clock,
             settings,
             abandon_after: limits::DEFAULT_ABANDON_AFTER,
+            ai_ladder: Arc::new(AiLadder::builtin()),
         }
     }
 

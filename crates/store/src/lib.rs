@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
     include_str!("../../../migrations/0006_seat_terms.sql"),
+    include_str!("../../../migrations/0007_weng_lin_scale.sql"),
 ];
 
 /// Everything that can go wrong in the store.
