@@ -275,7 +275,8 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn ai(
     ctx: Context<'_>,
     #[description = "Seat number (default: the first free one)"] seat: Option<u32>,
-    #[description = "AI level (default: the game's default)"] level: Option<String>,
+    #[description = "AI level, or ~1500 for the level rated nearest 1500 (default: the game's default)"]
+    level: Option<String>,
 ) -> Result<(), BotError> {
     let g = channel_game(&ctx).await?;
     let (user, _) = user_of(&ctx);

@@ -84,8 +84,10 @@ impl Host {
 
     /// Checks that `kind` offers the AI level `level`; returns it as the
     /// host will store it.
+    /// `~1500` names the level rated nearest 1500 on the AI ladder.
     pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
-        check_level(self.registry.get(kind)?.ai_levels, level)
+        let level = self.level_by_rating(kind, level)?;
+        check_level(self.registry.get(kind)?.ai_levels, &level)
     }
 
     /// Seats a user in a game still in the lobby: the given seat, or the
@@ -187,7 +189,7 @@ impl Host {
                     .copied()
                     .unwrap_or("default")
                     .to_string(),
-                Some(l) => check_level(entry.ai_levels, l)?,
+                Some(l) => check_level(entry.ai_levels, &self.level_by_rating(&row.kind, l)?)?,
             };
             let seats = tx.seats(game_id)?;
             if row.status == GameStatus::Running {

@@ -31,6 +31,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
+    include_str!("../../../migrations/0006_seat_terms.sql"),
+    include_str!("../../../migrations/0007_weng_lin_scale.sql"),
     include_str!("../../../migrations/0008_pauses.sql"),
 ];
 
