@@ -3,6 +3,7 @@
 //! are short and ephemeral.
 
 use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
+use super::press::{game_press, watch};
 use super::replay::replay;
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
@@ -42,7 +43,9 @@ pub enum Timeout {
         "leaderboard",
         "profile",
         "ratings",
-        "replay"
+        "replay",
+        "game_press",
+        "watch"
     ),
     subcommand_required
 )]

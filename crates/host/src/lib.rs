@@ -16,6 +16,7 @@ mod extend;
 mod history;
 mod lobby;
 mod options;
+mod press;
 mod ratings;
 mod registry;
 mod replay;
@@ -28,6 +29,7 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability, START_DEVIATION, START_RATING, Skill, update_duel, update_multi,

@@ -6,9 +6,11 @@
 //! (tasks or processes) are serialised by SQLite itself and a crash before
 //! commit leaves nothing half done.
 
+mod press;
 mod ratings;
 mod rows;
 
+pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
@@ -29,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
+    include_str!("../../../migrations/0005_press.sql"),
 ];
 
 /// Everything that can go wrong in the store.
