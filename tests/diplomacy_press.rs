@@ -385,6 +385,48 @@ fn bad_recipients_and_sizes_are_refused_clearly() {
 }
 
 #[test]
+fn the_longest_relay_fits_one_discord_message_with_its_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, _) = host_in(dir.path(), "d.db");
+    let long_name = "N".repeat(100);
+    let id = host
+        .create_game(NewGame {
+            kind: "diplomacy".into(),
+            guild_id: Some("guild".into()),
+            channel_id: "dip".into(),
+            creator_id: "a".into(),
+            creator_name: long_name.clone(),
+            options: json!({"press": "full"}),
+            seed: Some(1),
+            turn_seconds: None,
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .unwrap();
+    for s in 1..7 {
+        host.join(id, &format!("p{s}"), &long_name, Some(s))
+            .unwrap();
+    }
+    host.start(id, "a").unwrap();
+    // Austria to the six others by name: the longest header there is.
+    host.send_press(
+        Some(id),
+        "a",
+        "England, France, Germany, Italy, Russia, Turkey",
+        &"x".repeat(PRESS_MAX_CHARS),
+    )
+    .unwrap();
+    // The front-end adds a line linking the channel: "Game channel:
+    // https://discord.com/channels/<guild>/<channel>", at most 90 characters.
+    let link = 1 + 90;
+    for (_, a) in press_items(&host) {
+        let n = a.text.chars().count();
+        assert!(n + link <= 2000, "{n} characters: {}", &a.text[..300]);
+        assert!(a.text.contains(&"N".repeat(40)) && !a.text.contains(&"N".repeat(41)));
+    }
+}
+
+#[test]
 fn an_unknown_press_rule_is_refused_when_the_game_is_made() {
     let dir = tempfile::tempdir().unwrap();
     let (host, _) = host_in(dir.path(), "d.db");
@@ -625,6 +667,20 @@ async fn anonymous_press_reaches_only_the_recipient_as_from_france() {
     assert_eq!(count_in_dms(&h.fake, ALICE, SECRET), 0);
     assert_eq!(count_in_channel(&h.fake, CH, SECRET), 0);
     assert_eq!(count_in_channel(&h.fake, CH, "From France"), 0);
+
+    // A recipient whose DMs are closed: nothing goes to the channel
+    // instead (not even that someone wrote to them).
+    h.fake.close_dms(CAROL);
+    let in_channel = h.fake.state().channel(CH).len();
+    let reply = press_in_dm(&h, ALICE, "England", "Are you there?").await;
+    assert!(reply.contains("sent by DM to England"), "{reply}");
+    h.delivered().await;
+    let (now_in_channel, dump) = {
+        let s = h.fake.state();
+        (s.channel(CH).len(), s.dump())
+    };
+    assert_eq!(now_in_channel, in_channel, "{dump}");
+    assert_eq!(count_in_dms(&h.fake, CAROL, "Are you there?"), 0);
 
     // To an AI seat: kept, read by nobody, and the sender is told.
     let reply = press_in_dm(&h, ALICE, "Italy", "Lepanto?").await;

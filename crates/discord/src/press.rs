@@ -260,28 +260,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_longest_press_message_fits_one_discord_message() {
-        // The longest header the host writes (a long name, seven powers, a
-        // large game id) plus the longest text and the channel link.
-        let header = format!(
-            "From Austria ({}) to England, France, Germany, Italy, Russia, Turkey \
-             (diplomacy #9223372036854775807, Winter 1901 adjustment, public-only press):",
-            "n".repeat(40)
-        );
-        let link = format!(
-            "Game channel: https://discord.com/channels/{}/{}",
-            u64::MAX,
-            u64::MAX
-        );
-        let total = format!("{header}\n{}\n{link}", "x".repeat(host::PRESS_MAX_CHARS));
-        assert!(
-            total.chars().count() <= messages::MAX_CONTENT,
-            "{}",
-            total.chars().count()
-        );
-    }
-
-    #[test]
     fn a_long_log_is_read_in_pages_of_whole_messages() {
         let e = PressEntry {
             turn: 0,
