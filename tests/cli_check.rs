@@ -1,6 +1,9 @@
 //! `gamehost check` and `gamehost backup` on a real database file.
 
-use host::{Host, HostSettings, NewGame, Registry, SystemClock};
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
+use host::{NewGame, Registry, SystemClock};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -23,14 +26,11 @@ fn games(db: &Path) -> Vec<i64> {
 
 /// `n` started games, a few AI moves each; returns their ids.
 fn games_n(db: &Path, n: u64) -> Vec<i64> {
-    let host = Host::new(
-        Arc::new(Store::open(db).unwrap()),
+    let host = host_builder::host_on(
+        db,
         Registry::standard(),
         Arc::new(SystemClock),
-        HostSettings {
-            ai_budget_ms: 10,
-            reminder_percent: 0,
-        },
+        host_builder::settings(10, 0),
     );
     let kind = if host.registry().get("cards").is_ok() {
         "cards"

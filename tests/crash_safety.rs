@@ -4,7 +4,10 @@
 //! log or still pending, every game's turn log is contiguous and replays to
 //! its stored state, and no announcement was delivered twice or lost.
 
-use host::{Host, HostSettings, Registry, SystemClock};
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
+use host::{HostSettings, Registry, SystemClock};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -12,7 +15,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use store::Store;
 
 const KILLS: usize = 30;
 
@@ -88,8 +90,8 @@ fn sigkill_loses_nothing_and_resolves_nothing_twice() {
         acks.len()
     );
 
-    let host = Host::new(
-        Arc::new(Store::open(&db).unwrap()),
+    let host = host_builder::host_on(
+        &db,
         Registry::standard(),
         Arc::new(SystemClock),
         HostSettings::default(),

@@ -10,7 +10,7 @@ use ::games::seam::Game;
 use serde_json::json;
 use support::commands::opt;
 use support::fake_discord::Msg;
-use support::messages::{dm_after, dm_where, dm_with};
+use support::messages::{count_in_dms, dm_after, dm_where, dm_with};
 use support::setup::diplomacy_against_holding_ais;
 use support::*;
 
@@ -190,6 +190,34 @@ async fn a_pasted_block_gets_one_receipt_that_fits() {
     h.finish().await;
 }
 
+/// The first DM of a game teaches: Austria's units and all three centres,
+/// three example orders for those very units that the engine accepts, how
+/// to finish (`done` or Ready), and the deadline as Discord timestamps.
+fn first_dm_teaches(text: &str, deadline_ms: i64) {
+    assert!(
+        text.contains("Your centres (3): Budapest, Trieste, Vienna"),
+        "{text}"
+    );
+    let block = text
+        .split("```")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no example block:\n{text}"));
+    let examples: Vec<&str> = block.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(examples.len(), 3, "{examples:?}");
+    let g = new_game();
+    for (ex, unit) in examples.iter().zip(["A Vie", "A Bud", "F Tri"]) {
+        assert!(ex.starts_with(unit), "{ex} is not for {unit}");
+        let power = g.power_of_seat(AUS).unwrap();
+        assert!(g.check_line(power, ex).is_ok(), "{ex} is refused");
+    }
+    assert!(
+        text.contains("`done`") && text.contains("**Ready**"),
+        "{text}"
+    );
+    let s = deadline_ms / 1000;
+    assert!(text.contains(&format!("<t:{s}:f> (<t:{s}:R>)")), "{text}");
+}
+
 /// The select menu options of a message: (label, value) of every menu.
 fn options(m: &Msg) -> Vec<(String, String)> {
     m.selects().into_iter().flat_map(|(_, o)| o).collect()
@@ -253,6 +281,8 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     ] {
         assert!(text.contains(needle), "{needle:?} missing:\n{text}");
     }
+    first_dm_teaches(&text, h.host().view(1, None).unwrap().deadline.unwrap());
+    transcript("bot to Alice (first DM of the game)", &text);
     let buttons: Vec<String> = prompt.buttons().into_iter().map(|b| b.0).collect();
     assert_eq!(
         buttons,
@@ -279,12 +309,15 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
 
     // Vienna to Galicia by menus: unit, kind, destination.
     let desk = click(&h, ALICE, &prompt, "Order a unit").await;
+    transcript_msg("Alice presses Order a unit", &desk);
     let units: Vec<String> = options(&desk).into_iter().map(|o| o.1).collect();
     assert_eq!(units, ["u:vie", "u:bud", "u:tri"]);
     let kinds = pick(&h, ALICE, &desk, "u:vie").await;
+    transcript_msg("Alice picks A Vie", &kinds);
     let labels: Vec<String> = kinds.buttons().into_iter().map(|b| b.0).collect();
     assert_eq!(labels, ["Hold", "Move", "Support", "Back to my units"]);
     let moves = click(&h, ALICE, &kinds, "Move").await;
+    transcript_msg("Alice presses Move", &moves);
     let dests: Vec<String> = options(&moves).into_iter().map(|o| o.0).collect();
     assert_eq!(
         dests,
@@ -298,6 +331,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
         "exactly the legal moves"
     );
     let after = pick(&h, ALICE, &moves, "o:A Vie - Gal").await;
+    transcript_msg("Alice picks A Vie - Gal", &after);
     assert!(after.text().contains("A Vie - Gal"), "{}", after.text());
     // Budapest supports it: the supported unit, then the supported move.
     let kinds = pick(&h, ALICE, &after, "u:bud").await;
@@ -305,6 +339,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     let whom: Vec<String> = options(&sup).into_iter().map(|o| o.1).collect();
     assert!(whom.contains(&"f:vie".to_string()), "{whom:?}");
     let what = pick(&h, ALICE, &sup, "f:vie").await;
+    transcript_msg("Alice presses Support on A Bud, picks A Vie", &what);
     let supports: Vec<String> = options(&what).into_iter().map(|o| o.0).collect();
     assert!(
         supports.contains(&"A Bud S A Vie - Gal".to_string()),
@@ -365,6 +400,303 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     }
     // Ready by button resolves the phase (the AIs hold).
     let ready = click(&h, ALICE, &prompt, "Ready").await;
+    transcript_msg("Alice presses Ready", &ready);
     assert!(ready.text().contains("resolved"), "{}", ready.text());
     h.finish().await;
+}
+
+/// Where the transcript for the README is written (from the tests' DMs).
+const TRANSCRIPT: &str = "/tmp/desk_transcript.txt";
+
+/// Appends one exchange to the README transcript.
+fn transcript(who: &str, text: &str) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(TRANSCRIPT)
+        .unwrap();
+    writeln!(f, "--- {who}\n{text}").unwrap();
+}
+
+/// Appends a message with its buttons and menu options to the transcript.
+fn transcript_msg(who: &str, m: &Msg) {
+    let mut text = m.text();
+    let buttons: Vec<String> = m.buttons().into_iter().map(|b| b.0).collect();
+    if !buttons.is_empty() {
+        text.push_str(&format!("\n[buttons: {}]", buttons.join(" | ")));
+    }
+    let menu: Vec<String> = options(m).into_iter().map(|o| o.0).collect();
+    if !menu.is_empty() {
+        text.push_str(&format!("\n[menu: {}]", menu.join(" | ")));
+    }
+    transcript(who, &text);
+}
+
+/// A Diplomacy game with Alice (Austria) and Bob (England) and five AIs
+/// that hold, a day per movement phase; returns when both have their
+/// first prompt.
+async fn alice_and_bob(h: &Harness, ch: u64) -> (Msg, Msg) {
+    support::setup::lobby_with_bob(h, ch, "diplomacy", vec![opt("deadline", 3, json!("1d"))]).await;
+    for _ in 0..5 {
+        support::setup::add_ai(h, ch, Some("hold")).await;
+    }
+    support::setup::start(h, ch).await;
+    let a = dm_with(&h.fake, ALICE, "How to order").await;
+    let b = dm_with(&h.fake, BOB, "How to order").await;
+    (a, b)
+}
+
+/// Sends `text` to the bot by DM as `user` and returns the receipt.
+async fn send_orders(h: &Harness, user: u64, text: &str) -> String {
+    let sent = h.fake.dm(user, text);
+    let r = dm_where(&h.fake, user, "the receipt", |m| {
+        m.id > sent && m.text().contains("You can send more")
+    })
+    .await;
+    r.text()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_go_only_to_powers_missing_orders_and_say_what_and_when() {
+    let h = Harness::start().await;
+    let ch = CH + 2;
+    alice_and_bob(&h, ch).await;
+    // Alice orders every unit but does not say `done`: her orders stand
+    // at the deadline, so she is not reminded. Bob orders one of three.
+    send_orders(&h, ALICE, "A Vie - Gal\nA Bud - Ser\nF Tri - Alb").await;
+    let receipt = send_orders(&h, BOB, "A Lvp - Yor").await;
+    assert!(
+        receipt.contains("No order yet (will hold): F Lon, F Edi"),
+        "{receipt}"
+    );
+    h.delivered().await;
+    let deadline = h.host().view(1, None).unwrap().deadline.unwrap();
+    // 80% of the day gone: the reminder falls due.
+    h.advance(20 * 3_600_000);
+    let r = dm_with(&h.fake, BOB, "left to move in").await;
+    let text = r.text();
+    transcript("bot to Bob (reminder)", &text);
+    let s = deadline / 1000;
+    for needle in [
+        "2 of 3 units have no order (F Lon, F Edi); they hold at the deadline.".to_string(),
+        format!("<t:{s}:f>"),
+        format!("<t:{s}:R>"),
+    ] {
+        assert!(text.contains(&needle), "{needle:?} missing:\n{text}");
+    }
+    h.delivered().await;
+    assert_eq!(count_in_dms(&h.fake, ALICE, "left to move in"), 0);
+    assert_eq!(count_in_dms(&h.fake, BOB, "left to move in"), 1);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_power_that_sent_nothing_is_reminded_of_every_unit() {
+    let h = Harness::start().await;
+    let ch = CH + 3;
+    alice_and_bob(&h, ch).await;
+    send_orders(&h, BOB, "A Lvp - Yor\nF Lon - Nth\nF Edi - Nrg").await;
+    h.delivered().await;
+    h.advance(20 * 3_600_000);
+    let r = dm_with(&h.fake, ALICE, "left to move in").await;
+    assert!(
+        r.text()
+            .contains("3 of 3 units have no order (A Vie, A Bud, F Tri)"),
+        "{}",
+        r.text()
+    );
+    h.delivered().await;
+    assert_eq!(count_in_dms(&h.fake, BOB, "left to move in"), 0);
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn orders_list_shows_orders_and_units_without_one_not_old_notes() {
+    let h = Harness::start().await;
+    let ch = CH + 4;
+    diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
+    dm_with(&h.fake, ALICE, "How to order").await;
+    let dm = h.fake.dm_channel(ALICE);
+    let list = |h: &Harness| {
+        h.fake
+            .slash_as(ALICE, dm, &["orders"], json!([]), false, false)
+    };
+    let t = list(&h);
+    let before = h.fake.reply_text(&t).await;
+    assert!(
+        before.contains("nothing sent this turn. No orders yet (all hold): A Vie, A Bud, F Tri"),
+        "{before}"
+    );
+    // Two orders for Budapest in one message: the receipt says which stays.
+    let receipt = send_orders(&h, ALICE, "A Bud - Ser\nA Bud - Rum\nA Vie - Bud").await;
+    transcript("Alice", "A Bud - Ser\nA Bud - Rum\nA Vie - Bud");
+    transcript("bot", &receipt);
+    assert!(receipt.contains("Two orders for `A Bud`"), "{receipt}");
+    // The list shows the orders and the unit without one, not that note.
+    let t = list(&h);
+    let listed = h.fake.reply_text(&t).await;
+    transcript("Alice: /orders", &listed);
+    for needle in [
+        "A Bud - Rum",
+        "A Vie - Bud",
+        "No order yet (will hold): F Tri",
+    ] {
+        assert!(listed.contains(needle), "{needle:?} missing:\n{listed}");
+    }
+    assert!(!listed.contains("Two orders"), "{listed}");
+    assert!(!listed.contains("A Bud - Ser"), "{listed}");
+    // A refused line is reported once, in its receipt, and not listed after.
+    let receipt = send_orders(&h, ALICE, "F Tri - Vie\nA Vie - Gal").await;
+    transcript("Alice", "F Tri - Vie\nA Vie - Gal");
+    transcript("bot", &receipt);
+    assert!(receipt.contains("Refused 1 line"), "{receipt}");
+    assert!(
+        receipt.contains("Changed `A Vie - Bud` to `A Vie - Gal`."),
+        "{receipt}"
+    );
+    let t = list(&h);
+    let listed = h.fake.reply_text(&t).await;
+    assert!(
+        !listed.contains("Refused") && !listed.contains("Changed"),
+        "{listed}"
+    );
+    assert!(
+        listed.contains("No order yet (will hold): F Tri"),
+        "{listed}"
+    );
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_vote_is_confirmed_apart_from_ready_and_can_be_withdrawn() {
+    let h = Harness::start().await;
+    let ch = CH + 5;
+    diplomacy_against_holding_ais(&h, ch, vec![opt("deadline", 3, json!("1d"))]).await;
+    let prompt = dm_with(&h.fake, ALICE, "How to order").await;
+    // Proposing asks first; nothing is recorded yet.
+    let ask = click(&h, ALICE, &prompt, "Propose a draw…").await;
+    transcript("Alice presses Propose a draw…", &ask.text());
+    assert!(ask.text().contains("Vote for a draw?"), "{}", ask.text());
+    let labels: Vec<String> = ask.buttons().into_iter().map(|b| b.0).collect();
+    assert_eq!(labels, ["Yes, vote for a draw", "Withdraw my draw vote"]);
+    assert!(
+        h.host()
+            .own_pending(1, &ALICE.to_string())
+            .unwrap()
+            .is_none()
+    );
+    // Confirmed: the vote is recorded, and Alice is not made ready by it.
+    let voted = click(&h, ALICE, &ask, "Yes, vote for a draw").await;
+    transcript("Alice presses Yes, vote for a draw", &voted.text());
+    assert!(
+        voted.text().contains("Votes for a draw."),
+        "{}",
+        voted.text()
+    );
+    let pending = h
+        .host()
+        .own_pending(1, &ALICE.to_string())
+        .unwrap()
+        .unwrap();
+    assert!(pending.contains("Votes for a draw."), "{pending}");
+    assert!(pending.contains("Not final"), "{pending}");
+    // Withdrawn from the same question, asked again.
+    let ask = click(&h, ALICE, &prompt, "Propose a draw…").await;
+    let withdrawn = click(&h, ALICE, &ask, "Withdraw my draw vote").await;
+    assert!(
+        withdrawn.text().contains("Withdraws any draw vote."),
+        "{}",
+        withdrawn.text()
+    );
+    let pending = h
+        .host()
+        .own_pending(1, &ALICE.to_string())
+        .unwrap()
+        .unwrap();
+    assert!(!pending.contains("Votes for a draw"), "{pending}");
+    assert!(pending.contains("Not final"), "{pending}");
+    // The phase is still waiting for Alice: the draw did not end it.
+    assert_eq!(h.host().view(1, None).unwrap().turn, 0);
+    h.finish().await;
+}
+
+/// The reminders waiting in the outbox.
+fn reminders(h: &host::Host) -> Vec<host::Announcement> {
+    h.unsent(1000)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.announcement.ok())
+        .filter(|a| a.kind == host::AnnouncementKind::Reminder)
+        .collect()
+}
+
+#[test]
+fn a_power_with_every_unit_ordered_is_reminded_only_when_it_would_forfeit() {
+    use store::TimeoutPolicy;
+    for policy in [
+        TimeoutPolicy::Default,
+        TimeoutPolicy::Ai,
+        TimeoutPolicy::Forfeit,
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = std::sync::Arc::new(host::ManualClock::at(0));
+        // Reminders at a fifth of the turn left.
+        let h = support::host_builder::diplomacy_host(
+            &dir.path().join("g.db"),
+            clock.clone(),
+            support::host_builder::settings(50, 20),
+        );
+        let id = h
+            .create_game(host::NewGame {
+                kind: "diplomacy".into(),
+                guild_id: None,
+                channel_id: "c".into(),
+                creator_id: "alice".into(),
+                creator_name: "Alice".into(),
+                options: serde_json::Value::Null,
+                seed: Some(1),
+                turn_seconds: Some(3600),
+                timeout_policy: policy,
+                creator_plays: true,
+            })
+            .unwrap();
+        for _ in 1..7 {
+            h.add_ai(id, "alice", Some("hold"), None).unwrap();
+        }
+        h.start(id, "alice").unwrap();
+        h.run_ai_turns(Some(id), 100).unwrap();
+        // Every unit ordered, not `done`.
+        h.submit(Some(id), "alice", "A Vie - Gal\nA Bud - Ser\nF Tri - Alb")
+            .unwrap();
+        clock.advance(2_900_000);
+        h.fire_due_deadlines().unwrap();
+        let sent = reminders(&h);
+        if policy == TimeoutPolicy::Forfeit {
+            // Only a final action counts under forfeit: she is reminded.
+            assert_eq!(sent.len(), 1, "{policy:?}");
+            assert_eq!(sent[0].deadline, Some(3_600_000));
+            continue;
+        }
+        assert!(sent.is_empty(), "{policy:?}: {sent:?}");
+        // At the deadline her orders stand as sent, and no miss is counted.
+        clock.advance(800_000);
+        h.fire_due_deadlines().unwrap();
+        let g: Diplomacy =
+            serde_json::from_str(h.game(id).unwrap().state.as_deref().unwrap()).unwrap();
+        let m = ::games::diplomacy::geo::Map::standard();
+        let mut at: Vec<String> = g
+            .units()
+            .iter()
+            .filter(|u| u.power == ::games::diplomacy::geo::Power::Austria)
+            .map(|u| ::games::diplomacy::order::unit_name(m, u))
+            .collect();
+        at.sort();
+        assert_eq!(at, ["A Gal", "A Ser", "F Alb"], "{policy:?}");
+        assert_eq!(
+            g.missed_moves(::games::diplomacy::geo::Power::Austria),
+            0,
+            "{policy:?}"
+        );
+    }
 }

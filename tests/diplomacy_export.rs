@@ -2,42 +2,35 @@
 //! adjudicated again gives the next phase's position, through the library
 //! and through the real `gamehost diplomacy export` / `render` commands.
 
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
 use gamehost::cli::diplomacy::export_game;
 use games::diplomacy::geo::Map;
 use games::diplomacy::record::{RecDislodged, RecUnit, Record, adjudicate_record};
-use host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry, TurnActions};
+use host::{GameId, ManualClock, Registry, TurnActions};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use store::{GameStatus, Store, TimeoutPolicy};
+use store::GameStatus;
 
 /// Plays a seeded game to its end (1904) on a SQLite file: Austria is a
 /// person who holds, forfeits in the fifth phase and is replaced by the AI;
 /// the other powers are AIs (default and random, for some dislodgements).
 fn play_game(db: &Path) -> GameId {
-    let host = Host::new(
-        Arc::new(Store::open(db).unwrap()),
+    let host = host_builder::host_on(
+        db,
         Registry::standard(),
         Arc::new(ManualClock::at(0)),
-        HostSettings {
-            ai_budget_ms: 1000,
-            reminder_percent: 0,
-        },
+        host_builder::settings(1000, 0),
     );
     let id = host
-        .create_game(NewGame {
-            kind: "diplomacy".into(),
-            guild_id: None,
-            channel_id: "dip".into(),
-            creator_id: "u0".into(),
-            creator_name: "U0".into(),
-            options: serde_json::json!({"end_year": 1904}),
-            seed: Some(11),
-            turn_seconds: None,
-            timeout_policy: TimeoutPolicy::Default,
-            creator_plays: true,
-        })
+        .create_game(host_builder::diplomacy_request(
+            serde_json::json!({"end_year": 1904}),
+            11,
+            true,
+        ))
         .unwrap();
     for s in 1..7 {
         let level = if s % 2 == 0 { "random" } else { "default" };
@@ -66,15 +59,6 @@ fn play_game(db: &Path) -> GameId {
         "the log has a takeover"
     );
     id
-}
-
-fn host_on(db: &Path) -> Host {
-    Host::new(
-        Arc::new(Store::open(db).unwrap()),
-        Registry::standard(),
-        Arc::new(ManualClock::at(0)),
-        HostSettings::default(),
-    )
 }
 
 fn sorted_units(mut v: Vec<RecUnit>) -> Vec<RecUnit> {
@@ -153,7 +137,7 @@ fn the_export_reproduces_every_phase() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     let id = play_game(&db);
-    let host = host_on(&db);
+    let host = host_builder::standard_host(&db);
     let records = export_game(&host, id).unwrap();
     // Phase 0 is the opening; the log's forfeit and takeover are no phases.
     assert_eq!(records[0].id.as_deref(), Some("Spring 1901"));
@@ -197,7 +181,7 @@ fn the_cli_exports_a_game_and_renders_its_phases() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     let id = play_game(&db);
-    let expected = export_game(&host_on(&db), id).unwrap();
+    let expected = export_game(&host_builder::standard_host(&db), id).unwrap();
 
     let mut c = gamehost(dir.path());
     c.args(["diplomacy", "export", &id.to_string(), "--db"])

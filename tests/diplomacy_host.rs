@@ -1,21 +1,20 @@
 //! Diplomacy behind the host: per-phase deadlines from the engine, with a fake clock.
 
-use host::{DeadlineEvent, Host, HostSettings, ManualClock, NewGame, Registry};
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
+use host::{DeadlineEvent, Host, ManualClock, NewGame};
 use std::sync::Arc;
-use store::{Store, TimeoutPolicy};
+use store::TimeoutPolicy;
 
 #[test]
 fn movement_deadline_is_48_hours_and_resolves_with_holds() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::at(1_000_000));
-    let host = Host::new(
-        Arc::new(Store::open(&dir.path().join("d.db")).unwrap()),
-        Registry::default().with::<games::diplomacy::Diplomacy>(),
+    let host = host_builder::diplomacy_host(
+        &dir.path().join("d.db"),
         clock.clone(),
-        HostSettings {
-            ai_budget_ms: 50,
-            reminder_percent: 0,
-        },
+        host_builder::settings(50, 0),
     );
     let id = host
         .create_game(NewGame {
@@ -75,15 +74,7 @@ use store::{GameStatus, Occupant, Target};
 const HOUR: i64 = 3600 * 1000;
 
 fn diplomacy_host(dir: &std::path::Path, name: &str, clock: Arc<ManualClock>) -> Host {
-    Host::new(
-        Arc::new(Store::open(&dir.join(name)).unwrap()),
-        Registry::default().with::<Diplomacy>(),
-        clock,
-        HostSettings {
-            ai_budget_ms: 1000,
-            reminder_percent: 0,
-        },
-    )
+    host_builder::diplomacy_host(&dir.join(name), clock, host_builder::settings(1000, 0))
 }
 
 /// A started game: users `u0`.. in the seats not listed in `ai`, the default AI in those.
@@ -454,14 +445,10 @@ fn draw_votes_are_secret_in_every_view_and_announcement_until_unanimous() {
 fn a_player_extends_the_deadline_once_per_phase_by_half_its_length() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::at(0));
-    let host = Host::new(
-        Arc::new(Store::open(&dir.path().join("t.db")).unwrap()),
-        Registry::default().with::<Diplomacy>(),
+    let host = host_builder::diplomacy_host(
+        &dir.path().join("t.db"),
         clock.clone(),
-        HostSettings {
-            ai_budget_ms: 1000,
-            reminder_percent: 20,
-        },
+        host_builder::settings(1000, 20),
     );
     let id = started(&host, &[]);
     assert_eq!(host.view(id, None).unwrap().deadline, Some(48 * HOUR));

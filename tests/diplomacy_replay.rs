@@ -3,40 +3,33 @@
 //! the phases (first the opening with its orders), through the library and
 //! through `gamehost diplomacy replay`. Every phase's map also stays legible.
 
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
 use gamehost::cli::diplomacy::export_game;
-use host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry};
+use host::{GameId, Host, ManualClock, Registry};
 use render::diplomacy::{IMAGE_HEIGHT, WIDTH, diplomacy_svg};
 use render::diplomacy_layout::{label_box, label_text, obstacles, place_labels};
 use render::replay::{SCALES, encode_gif, kept_frames, replay_gif, replay_positions};
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
-use store::{GameStatus, Store, TimeoutPolicy};
+use store::GameStatus;
 
 /// Plays a seeded seven-AI game to its end (1903) on a SQLite file.
 fn play_game(db: &Path) -> (Host, GameId) {
-    let host = Host::new(
-        Arc::new(Store::open(db).unwrap()),
+    let host = host_builder::host_on(
+        db,
         Registry::standard(),
         Arc::new(ManualClock::at(0)),
-        HostSettings {
-            ai_budget_ms: 1000,
-            reminder_percent: 0,
-        },
+        host_builder::settings(1000, 0),
     );
     let id = host
-        .create_game(NewGame {
-            kind: "diplomacy".into(),
-            guild_id: None,
-            channel_id: "dip".into(),
-            creator_id: "u0".into(),
-            creator_name: "Ursula".into(),
-            options: serde_json::json!({"end_year": 1903}),
-            seed: Some(5),
-            turn_seconds: None,
-            timeout_policy: TimeoutPolicy::Default,
-            creator_plays: false,
-        })
+        .create_game(host_builder::diplomacy_request(
+            serde_json::json!({"end_year": 1903}),
+            5,
+            false,
+        ))
         .unwrap();
     for s in 0..7 {
         let level = if s % 3 == 0 { "random" } else { "heuristic" };

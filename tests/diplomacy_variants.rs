@@ -4,6 +4,9 @@
 //! against vDiplomacy's rules in the engine's own unit tests
 //! (`diplomacy::game::variant`).
 
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
 use games::diplomacy::geo::{Map, Power};
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
 use games::seam::{AiBudget, Game, Outcome};
@@ -168,15 +171,10 @@ fn a_game_saved_before_variants_loads_with_all_seven_powers() {
 
 #[test]
 fn the_host_seats_a_variant_by_its_powers_and_plays_it() {
-    use host::{Host, HostSettings, ManualClock, NewGame, Registry, TimeoutPolicy};
-    use std::sync::Arc;
+    use host::{NewGame, TimeoutPolicy};
+
     let dir = tempfile::tempdir().unwrap();
-    let host = Host::new(
-        Arc::new(store::Store::open(&dir.path().join("v.db")).unwrap()),
-        Registry::standard(),
-        Arc::new(ManualClock::at(0)),
-        HostSettings::default(),
-    );
+    let host = host_builder::standard_host(&dir.path().join("v.db"));
     // The options as a player types them on Discord.
     let options = host::parse_game_options("variant=etv").unwrap();
     let id = host

@@ -41,7 +41,7 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
         .collect();
     for s in [
         "new", "join", "leave", "ai", "start", "abort", "forfeit", "status", "list", "history",
-        "takeover", "extend",
+        "takeover", "extend", "pause", "resume", "away", "replay",
     ] {
         assert!(subs.contains(&s), "{subs:?}");
     }
@@ -345,6 +345,30 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
     assert!(text.contains("from 1 to 1"));
     // Only the one asking sees it.
     assert_eq!(count_in_channel(&h.fake, ch, "**1.**"), 0);
+    // Receipts name the game as the channel does.
+    dm_with(&h.fake, ALICE, "Recorded for rps #").await;
+    let status = command(&h.fake, ALICE, ch, &["game", "status"], json!([])).await;
+    assert!(status.contains("(running, turn 2)"), "{status}");
+
+    // Alice wins the next two rounds; the game stays reachable in its channel.
+    for round in 2..=3 {
+        h.fake.dm(ALICE, "paper");
+        h.fake.dm(BOB, "rock");
+        channel_msg(&h.fake, ch, &format!("Round {round}:")).await;
+    }
+    let over = channel_msg(&h.fake, ch, "is over").await;
+    // Each player also hears of the end by DM, with the same result.
+    for user in [ALICE, BOB] {
+        let dm = dm_with(&h.fake, user, "A game you play has ended").await;
+        assert!(dm.text().contains(over.text().trim()), "{}", dm.text());
+    }
+    let status = command(&h.fake, BOB, ch, &["game", "status"], json!([])).await;
+    assert!(status.contains("(finished, 3 turns played)"), "{status}");
+    // The history opens on its first page, oldest turn first.
+    let text = command(&h.fake, BOB, ch, &["game", "history"], json!([])).await;
+    assert!(text.contains("page 1 of 1"), "{text}");
+    let (first, last) = (text.find("**1.**").unwrap(), text.find("**3.**").unwrap());
+    assert!(first < last, "{text}");
     h.assert_clean();
 }
 
@@ -359,8 +383,8 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     channel_msg(&h.fake, ch, "Alice has moved").await;
     // 80% of the time gone: Bob (only) is reminded.
     h.advance(8 * 60_000 + 1_000);
-    dm_with(&h.fake, BOB, "minute(s) left").await;
-    assert_eq!(count_in_dms(&h.fake, ALICE, "minute(s) left"), 0);
+    dm_with(&h.fake, BOB, "left to move in").await;
+    assert_eq!(count_in_dms(&h.fake, ALICE, "left to move in"), 0);
     // Past the deadline: Bob gets the default (rock) and the turn resolves.
     h.advance(2 * 60_000);
     channel_msg(&h.fake, ch, "Time is up").await;
@@ -411,10 +435,9 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
     let fake = FakeDiscord::start().await;
     fake.state().fail_commands = true;
     let dir = tempfile::tempdir().unwrap();
-    let store = store::Store::open(&dir.path().join("g.db")).unwrap();
     let clock = std::sync::Arc::new(host::ManualClock::at(0));
-    let host = std::sync::Arc::new(host::Host::new(
-        std::sync::Arc::new(store),
+    let host = std::sync::Arc::new(support::host_builder::host_on(
+        &dir.path().join("g.db"),
         registry(),
         clock.clone(),
         host::HostSettings::default(),

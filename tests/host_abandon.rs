@@ -6,7 +6,7 @@ mod support;
 use host::{AnnouncementKind, DeadlineEvent, Host, ManualClock};
 use std::sync::Arc;
 use store::{GameStatus, Target, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::at(1_000_000))

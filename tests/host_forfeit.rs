@@ -1,8 +1,11 @@
 //! A forfeit in a game that goes on keeps the other players' pending orders.
 
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
 use host::{Host, HostSettings, ManualClock, NewGame, Registry};
 use std::sync::Arc;
-use store::{Store, TimeoutPolicy};
+use store::TimeoutPolicy;
 
 #[test]
 fn one_power_forfeiting_keeps_the_others_orders() {
@@ -29,12 +32,7 @@ fn one_power_forfeiting_keeps_the_others_orders() {
 
 /// A host with only Diplomacy, on a fresh database in `dir`.
 fn diplomacy_host(dir: &std::path::Path, clock: Arc<ManualClock>, settings: HostSettings) -> Host {
-    Host::new(
-        Arc::new(Store::open(&dir.join("g.db")).unwrap()),
-        Registry::default().with::<games::diplomacy::Diplomacy>(),
-        clock,
-        settings,
-    )
+    host_builder::diplomacy_host(&dir.join("g.db"), clock, settings)
 }
 
 /// Alice's request for a Diplomacy game in channel `c`, with her seated.

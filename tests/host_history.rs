@@ -8,7 +8,7 @@ use host::{HISTORY_PAGE, Host, ManualClock, TurnActions};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use store::{GameStatus, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 /// A started game between alice (seat 1) and bob (seat 2) needing `wins` wins.
 fn started(host: &Host, wins: u32) -> i64 {

@@ -6,7 +6,7 @@ mod support;
 use host::ManualClock;
 use std::sync::Arc;
 use store::TimeoutPolicy;
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 #[test]
 fn oversized_messages_and_strangers_are_refused() {
@@ -43,18 +43,14 @@ fn oversized_messages_and_strangers_are_refused() {
 /// from an array by position) are refused before anything is read.
 #[test]
 fn creators_cannot_set_operator_only_options() {
-    use host::{Host, HostSettings, Registry};
-    use store::Store;
+    use host::Registry;
+
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("g.db")).unwrap();
-    let host = Host::new(
-        Arc::new(store),
+    let host = support::host_builder::host_on(
+        &dir.path().join("g.db"),
         Registry::standard(),
         Arc::new(ManualClock::at(1_000)),
-        HostSettings {
-            ai_budget_ms: 50,
-            reminder_percent: 20,
-        },
+        support::host_builder::settings(50, 20),
     );
     let mut req = new_rps("c1", None, TimeoutPolicy::Default);
     req.kind = "battle".into();

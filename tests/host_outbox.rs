@@ -6,7 +6,7 @@ mod support;
 use host::{KEEP_DELIVERED_MS, ManualClock, PRUNE_BATCH};
 use std::sync::Arc;
 use store::TimeoutPolicy;
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 /// Outbox rows in the database, delivered or not.
 fn outbox_rows(db: &std::path::Path) -> i64 {

@@ -6,7 +6,7 @@ mod support;
 use host::{AnnouncementKind, DeadlineEvent, HostError, ManualClock};
 use std::sync::Arc;
 use store::{GameStatus, Target, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 fn clock() -> Arc<ManualClock> {
     Arc::new(ManualClock::at(1_000_000))
@@ -293,13 +293,26 @@ fn ai_seats_play_a_game_to_the_end_and_it_replays() {
     let g = host.game(id).unwrap();
     assert_eq!(g.status, GameStatus::Finished);
     assert!(g.outcome.is_some());
-    let kinds: Vec<AnnouncementKind> = host
+    let sent: Vec<(Target, AnnouncementKind, String)> = host
         .unsent(10_000)
         .unwrap()
         .into_iter()
-        .map(|i| i.announcement.unwrap().kind)
+        .map(|i| {
+            let a = i.announcement.unwrap();
+            (i.target, a.kind, a.text)
+        })
         .collect();
-    assert_eq!(kinds.last(), Some(&AnnouncementKind::Finished));
+    // The result goes to the channel, then by DM to the person who played
+    // (not to the AI seat).
+    let n = sent.len();
+    assert!(matches!(sent[n - 2].0, Target::Channel(_)), "{sent:?}");
+    assert_eq!(sent[n - 2].1, AnnouncementKind::Finished);
+    assert_eq!(sent[n - 1].0, Target::User("alice".into()));
+    assert!(
+        sent[n - 1].2.starts_with("A game you play has ended.")
+            && sent[n - 1].2.ends_with(&sent[n - 2].2),
+        "{sent:?}"
+    );
     assert_eq!(host.replay(id).unwrap().turns as usize, turns);
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
     // The channel is free again.
@@ -367,14 +380,14 @@ fn abort_and_forfeit() {
 #[test]
 fn operator_data_reaches_the_engine_through_the_registry() {
     use games::seam::Game;
-    use host::{Host, HostSettings, Registry};
+    use host::{HostSettings, Registry};
     let dir = tempfile::tempdir().unwrap();
     let registry = Registry::default().with_constructor::<support::rps::Rps>(|mut o, seed| {
         o.wins.get_or_insert(1);
         support::rps::Rps::new_game(o, seed)
     });
-    let host = Host::new(
-        std::sync::Arc::new(store::Store::open(&dir.path().join("g.db")).unwrap()),
+    let host = support::host_builder::host_on(
+        &dir.path().join("g.db"),
         registry,
         clock(),
         HostSettings::default(),

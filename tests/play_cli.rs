@@ -2,6 +2,9 @@
 //! cleanly, bad arguments change nothing, games of different kinds live side
 //! by side, and input that is not text is asked for again.
 
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -188,13 +191,13 @@ fn input_that_is_not_utf8_is_asked_for_again() {
 
 #[test]
 fn a_game_left_in_its_lobby_is_aborted_with_a_word_and_check_passes() {
-    use host::{Host, HostSettings, NewGame, Registry, SystemClock};
-    use store::{Store, TimeoutPolicy};
+    use host::{HostSettings, NewGame, Registry, SystemClock};
+    use store::TimeoutPolicy;
     let t = Terminal::new();
     {
         // What a setup interrupted between creation and start leaves.
-        let host = Host::new(
-            std::sync::Arc::new(Store::open(t.db()).unwrap()),
+        let host = host_builder::host_on(
+            t.db(),
             Registry::standard(),
             std::sync::Arc::new(SystemClock),
             HostSettings::default(),

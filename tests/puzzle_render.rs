@@ -64,3 +64,116 @@ fn bad_svg_is_an_error_not_a_panic() {
         .is_err()
     );
 }
+
+/// `gamehost puzzle ...` with `args`, feeding `stdin`; returns the output.
+fn gamehost_puzzle(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamehost"))
+        .arg("puzzle")
+        .args(args)
+        .env_remove("GAMEHOST_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// `puzzle render` draws the position of a `simulate --json` record: the
+/// start at turn 0, the final position by default, and the position after
+/// any turn, the very image the engine's position at that point gives.
+#[test]
+fn the_cli_renders_a_records_position_at_a_turn() {
+    use games::puzzle::MoveRecord;
+    use games::puzzle::record::{RecordHeader, simulate};
+    use games::seam::AiBudget;
+    let sim = gamehost_puzzle(
+        &["simulate", "--seed", "3", "--ai", "random", "--json"],
+        b"",
+    );
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let text = String::from_utf8(sim.stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.jsonl");
+    std::fs::write(&file, &text).unwrap();
+    let file = file.to_str().unwrap();
+
+    // The final position, the same as the simulated game's.
+    let (end, rec) = simulate(
+        3,
+        PuzzleOptions::default(),
+        ["random", "random"],
+        AiBudget::default,
+    )
+    .unwrap();
+    assert_eq!(rec.to_json_lines(), text, "the CLI record is this game");
+    let last = gamehost_puzzle(&["render", file], b"");
+    assert!(
+        last.status.success(),
+        "{}",
+        String::from_utf8_lossy(&last.stderr)
+    );
+    assert_eq!(last.stdout, render_puzzle_png(&end).unwrap());
+    if std::env::var_os("PUZZLE_OUT").is_some() {
+        std::fs::write("/tmp/puzzle-render-last.png", &last.stdout).unwrap();
+    }
+
+    // The start, from stdin.
+    let start = gamehost_puzzle(&["render", "-", "--turn", "0"], text.as_bytes());
+    assert!(
+        start.status.success(),
+        "{}",
+        String::from_utf8_lossy(&start.stderr)
+    );
+    let fresh = PuzzleDuel::create(PuzzleOptions::default(), 3).unwrap();
+    assert_eq!(start.stdout, render_puzzle_png(&fresh).unwrap());
+    assert_ne!(start.stdout, last.stdout);
+
+    // The end of turn 4: the record's actions up to it, played again.
+    let header: RecordHeader = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut g = PuzzleDuel::create(header.options, header.seed).unwrap();
+    for m in rec.moves.iter().filter(|m: &&MoveRecord| m.turn <= 4) {
+        g.play(m.player, m.x, m.y).unwrap();
+    }
+    let mid = gamehost_puzzle(&["render", file, "--turn", "4"], b"");
+    assert!(
+        mid.status.success(),
+        "{}",
+        String::from_utf8_lossy(&mid.stderr)
+    );
+    assert_eq!(mid.stdout, render_puzzle_png(&g).unwrap());
+    if std::env::var_os("PUZZLE_OUT").is_some() {
+        std::fs::write("/tmp/puzzle-render-t4.png", &mid.stdout).unwrap();
+    }
+
+    // A turn after the end, a record that does not reproduce, and a file
+    // that is not a record are clear errors.
+    let last_turn = rec.moves.last().unwrap().turn;
+    let beyond = gamehost_puzzle(
+        &["render", file, "--turn", &(last_turn + 1).to_string()],
+        b"",
+    );
+    assert!(!beyond.status.success());
+    let err = String::from_utf8_lossy(&beyond.stderr);
+    assert!(
+        err.contains(&format!("from 0 (the start) to {last_turn}")),
+        "{err}"
+    );
+    let mut lines: Vec<&str> = text.lines().collect();
+    let tampered = lines[2].replacen("\"turn\":", "\"turn\":9", 1);
+    lines[2] = &tampered;
+    let bad = gamehost_puzzle(&["render", "-"], lines.join("\n").as_bytes());
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("line 3"), "{err}");
+    let junk = gamehost_puzzle(&["render", "-"], b"not a record\n");
+    assert!(!junk.status.success());
+    assert!(String::from_utf8_lossy(&junk.stderr).contains("line 1"));
+}

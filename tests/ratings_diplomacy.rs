@@ -1,10 +1,13 @@
 //! Diplomacy's scoring systems and its Weng-Lin rating through the host,
 //! on real games of seven people that end in a draw after 1901.
 
-use host::{GameRules, Host, HostSettings, ManualClock, NewGame, Registry, Scoring};
+#[path = "support/host_builder.rs"]
+mod host_builder;
+
+use host::{GameRules, Host, HostSettings, ManualClock, NewGame, Scoring};
 use serde_json::json;
 use std::sync::Arc;
-use store::{GameStatus, Store, TimeoutPolicy};
+use store::{GameStatus, TimeoutPolicy};
 
 const USERS: [&str; 7] = ["u0", "u1", "u2", "u3", "u4", "u5", "u6"];
 /// Seat 1 is England, seat 5 Russia (4 home centres; everyone else 3).
@@ -12,12 +15,7 @@ const ENGLAND: usize = 1;
 const RUSSIA: usize = 5;
 
 fn diplomacy_host(dir: &std::path::Path, clock: Arc<ManualClock>) -> Host {
-    Host::new(
-        Arc::new(Store::open(&dir.join("g.db")).unwrap()),
-        Registry::default().with::<games::diplomacy::Diplomacy>(),
-        clock,
-        HostSettings::default(),
-    )
+    host_builder::diplomacy_host(&dir.join("g.db"), clock, HostSettings::default())
 }
 
 /// A game of seven people ending after 1901, with `scoring`, in `channel`.
@@ -160,4 +158,54 @@ fn solo_only_gives_a_draw_no_points() {
     assert!(text.contains("Scores (solo-only): "), "{text}");
     assert!(!text.contains(" 14.3"), "{text}");
     assert!(text.contains("Russia (U5) 0.0"), "{text}");
+}
+
+/// Migration 0007 moves Diplomacy ratings stored on the first Weng-Lin
+/// scale (×42) to the expected-score scale, keeping the model's μ and σ;
+/// Glicko-2 kinds are untouched.
+#[test]
+fn the_migration_moves_diplomacy_ratings_to_the_new_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for m in [
+            "0001_initial",
+            "0002_deadline_extensions",
+            "0003_idle_deadlines",
+            "0004_ratings",
+        ] {
+            let sql = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join(format!("migrations/{m}.sql")),
+            )
+            .unwrap();
+            c.execute_batch(&sql).unwrap();
+        }
+        c.pragma_update(None, "user_version", 4).unwrap();
+        // μ = 35, σ = 5 on the old scale, in both kinds.
+        c.execute_batch(
+            "INSERT INTO ratings VALUES ('guild', 'diplomacy', 'u1', 1920.0, 210.0, 0.06, 3, 0);
+             INSERT INTO ratings VALUES ('guild', 'battle', 'u1', 1920.0, 210.0, 0.06, 3, 0);",
+        )
+        .unwrap();
+    }
+    let host = diplomacy_host(dir.path(), Arc::new(ManualClock::at(0)));
+    let dip = host
+        .rating_of(Some("guild"), "diplomacy", "u1")
+        .unwrap()
+        .unwrap();
+    let (mu, sigma) = (
+        25.0 + (dip.rating - 1500.0) / host::WENG_LIN_SCALE,
+        dip.deviation / host::WENG_LIN_SCALE,
+    );
+    assert!(
+        (mu - 35.0).abs() < 1e-9 && (sigma - 5.0).abs() < 1e-9,
+        "{dip:?}"
+    );
+    let battle = host
+        .rating_of(Some("guild"), "battle", "u1")
+        .unwrap()
+        .unwrap();
+    assert_eq!((battle.rating, battle.deviation), (1920.0, 210.0));
 }

@@ -6,7 +6,7 @@ mod support;
 use host::{HostError, ManualClock};
 use std::sync::Arc;
 use store::{Store, StoreError, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 fn raw(path: &std::path::Path) -> rusqlite::Connection {
     rusqlite::Connection::open(path).unwrap()

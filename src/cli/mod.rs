@@ -15,6 +15,7 @@ pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
+pub mod ladder;
 pub mod puzzle;
 pub mod soak;
 pub mod tournament;
@@ -57,6 +58,8 @@ pub enum Command {
     Diplomacy(diplomacy::DiplomacyArgs),
     /// Invisible, the card duel: solve the reference problem, deal, run AI tournaments.
     Cards(cards::CardsArgs),
+    /// Ratings: measure the AI levels' ladder by self-play.
+    Ratings(ladder::RatingsArgs),
 }
 
 /// Parses the arguments, runs the command, and turns failures into one
@@ -125,6 +128,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Puzzle(a) => puzzle::run(a),
         Command::Diplomacy(a) => diplomacy::run(a, &cli.config),
         Command::Cards(a) => cards::run(a),
+        Command::Ratings(a) => ladder::run(a),
     }
 }
 

@@ -1,5 +1,5 @@
 //! `gamehost puzzle ...`: simulate a game between AIs, replay a record,
-//! run a tournament between AI levels.
+//! draw a position of a record, run a tournament between AI levels.
 
 use anyhow::{Context, bail};
 use games::puzzle::record::{self, PairResult, ReplayReport};
@@ -42,6 +42,15 @@ pub enum PuzzleCommand {
     Replay {
         /// The record file.
         file: PathBuf,
+    },
+    /// Draw a position of a record written by `simulate --json` as a PNG
+    /// (stdout): both fields at the end of a turn, by default the last.
+    Render {
+        /// The record file (`-` reads stdin).
+        file: PathBuf,
+        /// The turn whose end is drawn (0: the start; default: the end of the game).
+        #[arg(long, value_name = "N")]
+        turn: Option<u32>,
     },
     /// Play every pair of AI levels against each other.
     Tournament {
@@ -139,22 +148,13 @@ pub fn run(args: PuzzleArgs) -> anyhow::Result<()> {
                 writeln!(out, "result: {}", game.status_line())?;
             }
         }
+        PuzzleCommand::Render { file, turn } => {
+            let text = read_record(&file)?;
+            let game = position_at(&text, turn).map_err(anyhow::Error::msg)?;
+            out.write_all(&render::render_puzzle_png(&game)?)?;
+        }
         PuzzleCommand::Replay { file } => {
-            let max = record::MAX_RECORD_BYTES;
-            let bytes = if file.as_os_str() == "-" {
-                read_all_capped(&mut std::io::stdin().lock(), max)?
-            } else {
-                let mut f = std::fs::File::open(&file)
-                    .with_context(|| format!("reading {}", file.display()))?;
-                read_all_capped(&mut f, max)
-                    .with_context(|| format!("reading {}", file.display()))?
-            };
-            let Some(bytes) = bytes else {
-                bail!("the record is larger than {max} bytes; the longest game is far shorter");
-            };
-            let text = String::from_utf8(bytes).map_err(|_| {
-                anyhow::anyhow!("the record is not UTF-8 text; records are JSON lines")
-            })?;
+            let text = read_record(&file)?;
             match record::replay(&text).map_err(|e| anyhow::anyhow!(e))? {
                 ReplayReport::Ok { actions, result } => {
                     writeln!(
@@ -188,6 +188,58 @@ pub fn run(args: PuzzleArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A record file's text (`-`: stdin), refused beyond [`record::MAX_RECORD_BYTES`].
+fn read_record(file: &std::path::Path) -> anyhow::Result<String> {
+    let max = record::MAX_RECORD_BYTES;
+    let bytes = if file.as_os_str() == "-" {
+        read_all_capped(&mut std::io::stdin().lock(), max)?
+    } else {
+        let mut f =
+            std::fs::File::open(file).with_context(|| format!("reading {}", file.display()))?;
+        read_all_capped(&mut f, max).with_context(|| format!("reading {}", file.display()))?
+    };
+    let Some(bytes) = bytes else {
+        bail!("the record is larger than {max} bytes; the longest game is far shorter");
+    };
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("the record is not UTF-8 text; records are JSON lines"))
+}
+
+/// The position of a record (as `simulate --json` writes it) at the end
+/// of `turn` (0: the start; `None`: the end of the game). The record must
+/// reproduce (as `puzzle replay` checks), so the drawn position is the one
+/// the game really reached.
+pub fn position_at(text: &str, turn: Option<u32>) -> Result<PuzzleDuel, String> {
+    if let ReplayReport::Divergence { line, detail } = record::replay(text)? {
+        return Err(format!(
+            "the record does not reproduce at line {line} ({detail}); `puzzle replay` shows why"
+        ));
+    }
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: record::RecordHeader =
+        serde_json::from_str(lines.next().unwrap_or_default()).map_err(|e| e.to_string())?;
+    let mut moves: Vec<games::puzzle::MoveRecord> = Vec::new();
+    for l in lines {
+        let v: serde_json::Value = serde_json::from_str(l).map_err(|e| e.to_string())?;
+        if v.get("result").is_some() {
+            break;
+        }
+        moves.push(serde_json::from_value(v).map_err(|e| e.to_string())?);
+    }
+    let last = moves.last().map_or(0, |m| m.turn);
+    let turn = turn.unwrap_or(last);
+    if turn > last {
+        return Err(format!(
+            "the game ended in turn {last}; give --turn from 0 (the start) to {last}"
+        ));
+    }
+    let mut game = PuzzleDuel::create(header.options, header.seed).map_err(|e| e.0)?;
+    for m in moves.iter().take_while(|m| m.turn <= turn) {
+        game.play(m.player, m.x, m.y).map_err(|e| e.to_string())?;
+    }
+    Ok(game)
 }
 
 /// The human tournament table: `a`'s score rate with its 95% Wilson

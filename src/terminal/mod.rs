@@ -21,7 +21,8 @@ use std::io::{BufRead, Write};
 pub struct PlayArgs {
     /// The game: cards, battle, puzzle or diplomacy.
     pub kind: String,
-    /// The AI opponent's level (`ai` = the game's default level).
+    /// The AI opponent's level (`ai` = the game's default level; `~1500` =
+    /// the level rated nearest 1500 on the AI ladder).
     #[arg(long, default_value = "ai")]
     pub vs: String,
     /// Your seat, from 1 (default 1).
@@ -163,9 +164,11 @@ pub fn play(
     }
 }
 
-/// The player's rating in this kind beside each AI level's, as measured
-/// by the games played at this terminal (every terminal game has an AI
-/// seat, so terminal games rate AI seats).
+/// The player's rating in this kind (from the games played at this
+/// terminal: every terminal game has an AI seat, so terminal games rate
+/// AI seats), and where it stands against each AI level: the level's
+/// rating on the AI ladder (measured by self-play) and the player's
+/// expected score against it.
 fn print_ratings(
     host: &Host,
     game_id: GameId,
@@ -173,38 +176,50 @@ fn print_ratings(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let kind = host.game(game_id)?.kind;
-    let show = |e: Option<host::LeaderboardEntry>| match e {
-        Some(e) => format!(
-            "{:.0} ± {:.0} ({} rated game{})",
-            e.rating,
-            e.deviation,
-            e.games,
-            if e.games == 1 { "" } else { "s" }
+    let mine = host.rating_of(None, &kind, user)?;
+    let (skill, shown) = match mine {
+        Some(e) => (
+            host::Skill {
+                rating: e.rating,
+                deviation: e.deviation,
+                ..host::Skill::default()
+            },
+            format!(
+                "{:.0} ± {:.0} ({} rated game{})",
+                e.rating,
+                e.deviation,
+                e.games,
+                if e.games == 1 { "" } else { "s" }
+            ),
         ),
-        None => format!(
-            "{:.0} ± {:.0} (new)",
-            host::START_RATING,
-            host::START_DEVIATION
-        ),
+        None => {
+            let new = host.ai_ladder().newcomer(&kind);
+            (
+                new,
+                format!("{:.0} ± {:.0} (new)", new.rating, new.deviation),
+            )
+        }
     };
-    let levels: Vec<String> = host
-        .registry()
-        .get(&kind)?
-        .ai_levels
-        .iter()
-        .map(|level| {
-            Ok(format!(
-                "{level} {}",
-                show(host.rating_of(None, &kind, &format!("ai:{level}"))?)
-            ))
-        })
-        .collect::<Result<_, host::HostError>>()?;
-    writeln!(
-        out,
-        "Your {kind} rating: {}. AI levels: {}.",
-        show(host.rating_of(None, &kind, user)?),
-        levels.join(", ")
-    )?;
+    writeln!(out, "Your {kind} rating: {shown}.")?;
+    let ladder = host.ladder_standings(&kind, skill)?;
+    if !ladder.is_empty() {
+        let levels: Vec<String> = ladder
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {:.0} (you {:.0}%)",
+                    l.level,
+                    l.rating,
+                    l.expected * 100.0
+                )
+            })
+            .collect();
+        writeln!(
+            out,
+            "AI levels (ladder rating, your expected score): {}. `--vs ~RATING` picks the level nearest a rating.",
+            levels.join(", ")
+        )?;
+    }
     Ok(())
 }
 

@@ -1,50 +1,79 @@
-//! The one host builder of the tests: a host on a real SQLite file with a
-//! hand-moved clock, for the host tests (with the `rps` engine) and for the
-//! bot harness (with the engines it registers).
+//! The one host builder of the tests: every test host is a real SQLite file
+//! opened through [`host_on`]. It stands alone (no other support module), so
+//! a test file that needs nothing else includes it with
+//! `#[path = "support/host_builder.rs"] mod host_builder;`.
+#![allow(dead_code)]
 
-use super::rps;
-use host::{Host, HostSettings, ManualClock, NewGame, Registry};
+use host::{Clock, Host, HostSettings, ManualClock, NewGame, Registry, TimeoutPolicy};
 use std::path::Path;
 use std::sync::Arc;
-use store::{Store, TimeoutPolicy};
+use store::Store;
 
-/// A host on the SQLite file at `path` with `registry`, `clock` and an AI
-/// budget of `ai_budget_ms` per decision.
+/// A host on the SQLite file at `path` with `registry`, `clock` and `settings`.
+pub fn host_on(
+    path: &Path,
+    registry: Registry,
+    clock: Arc<dyn Clock>,
+    settings: HostSettings,
+) -> Host {
+    let store = Store::open(path).expect("open store");
+    Host::new(Arc::new(store), registry, clock, settings)
+}
+
+/// Settings with an AI budget of `ai_budget_ms` per decision and reminders
+/// at `reminder_percent` of the turn left (0: none).
+pub fn settings(ai_budget_ms: u64, reminder_percent: u8) -> HostSettings {
+    HostSettings {
+        ai_budget_ms,
+        reminder_percent,
+    }
+}
+
+/// A host on `path` with `registry`, a hand-moved `clock`, an AI budget of
+/// `ai_budget_ms` and reminders at a fifth of the turn left.
 pub fn host_with(
     path: &Path,
     registry: Registry,
     clock: Arc<ManualClock>,
     ai_budget_ms: u64,
 ) -> Host {
-    let store = Store::open(path).expect("open store");
-    Host::new(
-        Arc::new(store),
-        registry,
+    host_on(path, registry, clock, settings(ai_budget_ms, 20))
+}
+
+/// A host with only Diplomacy on `path`.
+pub fn diplomacy_host(path: &Path, clock: Arc<ManualClock>, settings: HostSettings) -> Host {
+    host_on(
+        path,
+        Registry::default().with::<games::diplomacy::Diplomacy>(),
         clock,
-        HostSettings {
-            ai_budget_ms,
-            reminder_percent: 20,
-        },
+        settings,
     )
 }
 
-/// A host on a real SQLite file with the test engine and a hand-moved clock.
-pub fn host_at(path: &Path, clock: Arc<ManualClock>) -> Host {
-    host_with(path, Registry::default().with::<rps::Rps>(), clock, 50)
+/// A host with every shipped engine on `path`, the clock at zero and the
+/// default settings (for tests that read what others wrote).
+pub fn standard_host(path: &Path) -> Host {
+    host_on(
+        path,
+        Registry::standard(),
+        Arc::new(ManualClock::at(0)),
+        HostSettings::default(),
+    )
 }
 
-/// A request for a rock-paper-scissors game in `channel` created by `alice`.
-pub fn new_rps(channel: &str, turn_seconds: Option<u64>, policy: TimeoutPolicy) -> NewGame {
+/// A request for a Diplomacy game in channel `dip` created by user `u0`
+/// (Ursula), with `options`, `seed` and no deadline.
+pub fn diplomacy_request(options: serde_json::Value, seed: u64, creator_plays: bool) -> NewGame {
     NewGame {
-        kind: "rps".into(),
-        guild_id: Some("guild".into()),
-        channel_id: channel.into(),
-        creator_id: "alice".into(),
-        creator_name: "Alice".into(),
-        options: serde_json::Value::Null,
-        seed: Some(7),
-        turn_seconds,
-        timeout_policy: policy,
-        creator_plays: true,
+        kind: "diplomacy".into(),
+        guild_id: None,
+        channel_id: "dip".into(),
+        creator_id: "u0".into(),
+        creator_name: "Ursula".into(),
+        options,
+        seed: Some(seed),
+        turn_seconds: None,
+        timeout_policy: TimeoutPolicy::Default,
+        creator_plays,
     }
 }

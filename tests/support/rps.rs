@@ -241,3 +241,28 @@ pub mod gate {
         g.thinking
     }
 }
+
+/// A host on a real SQLite file with this engine and a hand-moved clock.
+pub fn host_at(path: &std::path::Path, clock: std::sync::Arc<host::ManualClock>) -> host::Host {
+    super::host_builder::host_with(path, host::Registry::default().with::<Rps>(), clock, 50)
+}
+
+/// A request for a rock-paper-scissors game in `channel` created by `alice`.
+pub fn new_rps(
+    channel: &str,
+    turn_seconds: Option<u64>,
+    policy: host::TimeoutPolicy,
+) -> host::NewGame {
+    host::NewGame {
+        kind: "rps".into(),
+        guild_id: Some("guild".into()),
+        channel_id: channel.into(),
+        creator_id: "alice".into(),
+        creator_name: "Alice".into(),
+        options: serde_json::Value::Null,
+        seed: Some(7),
+        turn_seconds,
+        timeout_policy: policy,
+        creator_plays: true,
+    }
+}

@@ -3,6 +3,7 @@
 //! are short and ephemeral.
 
 use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
+use super::pause::{away, describe_leave, pause, resume};
 use super::press::{game_press, watch};
 use super::replay::replay;
 use super::{BotError, Context, components, messages};
@@ -40,6 +41,9 @@ pub enum Timeout {
         "history",
         "takeover",
         "extend",
+        "pause",
+        "resume",
+        "away",
         "leaderboard",
         "profile",
         "ratings",
@@ -87,7 +91,7 @@ pub fn parse_duration(s: &str) -> Result<u64, BotError> {
         })
 }
 
-fn user_of(ctx: &Context<'_>) -> (String, String) {
+pub(super) fn user_of(ctx: &Context<'_>) -> (String, String) {
     let member = match ctx {
         poise::Context::Application(a) => a.interaction.member.as_deref(),
         _ => None,
@@ -110,7 +114,7 @@ fn is_moderator(ctx: &Context<'_>) -> bool {
     }
 }
 
-async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
+pub(super) async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
     ctx.send(
         poise::CreateReply::default()
             .content(messages::clip(&text.into(), messages::MAX_CONTENT))
@@ -133,11 +137,29 @@ async fn channel_game(ctx: &Context<'_>) -> Result<GameRow, BotError> {
 }
 
 /// The game a command is about: `#id` if given, else this channel's.
-async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
+pub(super) async fn target_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
     match id {
         Some(id) => Ok(ctx.data().host(move |h| h.game(id)).await?),
         None => channel_game(ctx).await,
     }
+}
+
+/// The game a command shows (status, history): `#id` if given, else this
+/// channel's, or the last one that ended here.
+async fn shown_game(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
+    if let Some(id) = id {
+        return ctx.data().host(move |h| h.game(id)).await;
+    }
+    let channel = ctx.channel_id().to_string();
+    ctx.data()
+        .host(move |h| h.shown_game_in_channel(&channel))
+        .await?
+        .ok_or_else(|| {
+            BotError::user(
+                "No game has been played in this channel. Start one with `/game new`, \
+                 or give a game id (`/game list`).",
+            )
+        })
 }
 
 /// Create a game in this channel (a lobby others join with its buttons)
@@ -256,7 +278,8 @@ pub async fn leave(ctx: Context<'_>) -> Result<(), BotError> {
 pub async fn ai(
     ctx: Context<'_>,
     #[description = "Seat number (default: the first free one)"] seat: Option<u32>,
-    #[description = "AI level (default: the game's default)"] level: Option<String>,
+    #[description = "AI level, or ~1500 for the level rated nearest 1500 (default: the game's default)"]
+    level: Option<String>,
 ) -> Result<(), BotError> {
     let g = channel_game(&ctx).await?;
     let (user, _) = user_of(&ctx);
@@ -310,9 +333,11 @@ pub async fn forfeit(ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command)]
 pub async fn status(
     ctx: Context<'_>,
-    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+    #[description = "Game id (default: this channel's, or the last one played here)"] id: Option<
+        i64,
+    >,
 ) -> Result<(), BotError> {
-    let g = target_game(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
     let (text, rows) = components::show(ctx.data(), g.id, &user).await?;
     let mut reply = poise::CreateReply::default().content(text).ephemeral(true);
@@ -359,12 +384,16 @@ pub async fn list(ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command)]
 pub async fn history(
     ctx: Context<'_>,
-    #[description = "Page, from 1 (default: the last)"] page: Option<u32>,
-    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+    #[description = "Page, from 1 (default: 1, the first turns)"] page: Option<u32>,
+    #[description = "Game id (default: this channel's, or the last one played here)"] id: Option<
+        i64,
+    >,
 ) -> Result<(), BotError> {
-    let g = target_game(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let gid = g.id;
     let (user, _) = user_of(&ctx);
+    // A story reads from its beginning: page 1 first, the newest turn last.
+    let page = Some(page.unwrap_or(1));
     let h = ctx
         .data()
         .host(move |h| h.history(gid, page, Some(&user)))
@@ -465,13 +494,18 @@ pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
 
 /// A game as its viewer may see it, as text.
 pub fn describe_view(v: &GameView) -> String {
-    let mut s = format!(
-        "**{} #{}** ({}, turn {})\n",
-        v.kind,
-        v.game_id,
-        v.status.as_str(),
-        v.turn
-    );
+    // Turns counted from 1 as the boards count them ("Turn 1 of 30").
+    let progress = match v.status {
+        GameStatus::Running => format!("running, turn {}", v.turn + 1),
+        GameStatus::Lobby => "lobby".to_string(),
+        status => format!(
+            "{}, {} turn{} played",
+            status.as_str(),
+            v.turn,
+            if v.turn == 1 { "" } else { "s" }
+        ),
+    };
+    let mut s = format!("**{} #{}** ({progress})\n", v.kind, v.game_id);
     for seat in &v.seats {
         let who = match &seat.occupant {
             Occupant::User(u) => format!("<@{u}>"),
@@ -489,6 +523,7 @@ pub fn describe_view(v: &GameView) -> String {
     if let Some(d) = v.deadline {
         s.push_str(&format!("Deadline: <t:{}:R>\n", d / 1000));
     }
+    s.push_str(&describe_leave(&v.leave));
     if let Some(p) = &v.own_pending {
         s.push_str(&format!("Your move so far: `{p}`\n"));
     }

@@ -195,6 +195,22 @@ fn kind_line(k: &KindProfile) -> String {
     )
 }
 
+/// Where the player stands against each AI level: the level's ladder
+/// rating and the player's expected score against it.
+pub fn ladder_line(ladder: &[host::LevelStanding]) -> Option<String> {
+    if ladder.is_empty() {
+        return None;
+    }
+    let levels: Vec<String> = ladder
+        .iter()
+        .map(|l| format!("{} {:.0} ({:.0}%)", l.level, l.rating, l.expected * 100.0))
+        .collect();
+    Some(format!(
+        "  vs AI levels (ladder rating, your expected score): {}",
+        levels.join(", ")
+    ))
+}
+
 /// A profile as text.
 pub fn describe_profile(p: &Profile) -> String {
     let mut s = format!("**Profile of {}** in this server\n", mention(&p.user_id));
@@ -204,6 +220,10 @@ pub fn describe_profile(p: &Profile) -> String {
     for k in &p.kinds {
         s.push_str(&kind_line(k));
         s.push('\n');
+        if let Some(line) = ladder_line(&k.ai_ladder) {
+            s.push_str(&line);
+            s.push('\n');
+        }
     }
     let r = &p.reliability;
     s.push_str(&format!(
@@ -277,4 +297,64 @@ pub async fn ratings(
         .to_string(),
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_shows_each_ai_levels_ladder_rating_and_the_expected_score() {
+        let standing = |level: &str, rating, expected| host::LevelStanding {
+            level: level.into(),
+            rating,
+            expected,
+        };
+        let kind = KindProfile {
+            kind: "cards".into(),
+            rating: Some((1600.0, 80.0)),
+            place: Some(1),
+            games: 3,
+            wins: 2,
+            draws: 0,
+            losses: 1,
+            forfeits: 0,
+            streak: 1,
+            mean_score: None,
+            ai_ladder: vec![
+                standing("exact", 1811.6, 0.2304),
+                standing("random", 1000.0, 0.97),
+            ],
+        };
+        let p = Profile {
+            user_id: "42".into(),
+            kinds: vec![kind.clone()],
+            reliability: host::Reliability {
+                turns_awaited: 0,
+                missed_deadlines: 0,
+                civil_disorders: 0,
+                percent: 100,
+            },
+            recent: Vec::new(),
+        };
+        let text = describe_profile(&p);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[1].starts_with("**cards**: 1600 ± 80, place 1"),
+            "{text}"
+        );
+        assert_eq!(
+            lines[2],
+            "  vs AI levels (ladder rating, your expected score): exact 1812 (23%), random 1000 (97%)"
+        );
+        // No ladder (a kind it does not measure): no line.
+        let bare = Profile {
+            kinds: vec![KindProfile {
+                ai_ladder: Vec::new(),
+                ..kind
+            }],
+            ..p
+        };
+        assert!(!describe_profile(&bare).contains("vs AI levels"));
+    }
 }

@@ -25,6 +25,7 @@ mod moves;
 mod options;
 mod order_desk;
 mod outbox;
+mod pause;
 mod press;
 mod replay;
 mod scheduler;

@@ -20,7 +20,7 @@ pub fn receipt_text(r: &Receipt) -> String {
     } else {
         format!(" `{}`. ", r.recorded.replace('`', "'"))
     };
-    format!("Recorded for game #{}:{recorded}{done}", r.game_id)
+    format!("Recorded for {}:{recorded}{done}", r.game_label)
         .trim_end()
         .to_string()
 }
@@ -121,7 +121,10 @@ pub async fn orders(
                         let label = host::game_label(&g);
                         match h.own_pending(g.id, &user)? {
                             Some(p) => lines.push(format!("{label}:\n{p}")),
-                            None => lines.push(format!("{label}: nothing sent this turn")),
+                            None => lines.push(format!(
+                                "{label}: nothing sent this turn{}",
+                                super::order_desk::unordered_note(h, g.id, &user)
+                            )),
                         }
                     }
                     Ok(lines)

@@ -78,7 +78,7 @@ impl Desk {
         let power = view
             .viewer_seat
             .and_then(|seat| game.power_of_seat(seat))
-            .ok_or_else(|| host::HostError::user(format!("You do not play in game #{g}.")))?;
+            .ok_or_else(|| host::HostError::user(format!("You do not play in diplomacy #{g}.")))?;
         let pending = match h.own_pending(g, user)? {
             Some(text) => pending_orders(&game, power, &text),
             None => Vec::new(),
@@ -106,8 +106,36 @@ fn pending_orders(g: &Diplomacy, power: Power, described: &str) -> Vec<Order> {
         .collect()
 }
 
-/// A Discord timestamp: every reader sees it in their own time zone.
-fn when(ms: i64) -> String {
+/// For `/orders list` when nothing was sent yet in a Diplomacy game: the
+/// units (or builds) still without an order, e.g. `. No orders yet (all
+/// hold): A Vie, A Bud, F Tri`; empty for other games or seats with
+/// nothing to order.
+pub fn unordered_note(h: &host::Host, g: GameId, user: &str) -> String {
+    let Ok(desk) = Desk::load(h, g, user) else {
+        return String::new();
+    };
+    let m = Map::standard();
+    let units: Vec<String> = desk
+        .game
+        .units_without_orders(desk.power, &[])
+        .iter()
+        .map(|u| unit_name(m, u))
+        .collect();
+    let fate = if desk.game.phase() == PhaseKind::Retreat {
+        "all disband"
+    } else {
+        "all hold"
+    };
+    match desk.game.missing_orders(desk.power, &[]) {
+        _ if !units.is_empty() => format!(". No orders yet ({fate}): {}", units.join(", ")),
+        Some(owed) => format!(". {owed}"),
+        None => String::new(),
+    }
+}
+
+/// A Discord timestamp, absolute and relative (`<t:S:f> (<t:S:R>)`): every
+/// reader sees it in their own time zone.
+pub(crate) fn when(ms: i64) -> String {
     let s = ms.div_euclid(1000);
     format!("<t:{s}:f> (<t:{s}:R>)")
 }
@@ -165,7 +193,7 @@ pub fn prompt_text(desk: &Desk, first: bool) -> String {
         .map(|(i, _)| m.prov(i as u8).name.clone())
         .collect();
     let mut s = format!(
-        "**Your move in game #{}: you are {}.** {}.\n",
+        "**Your move in diplomacy #{}: you are {}.** {}.\n",
         desk.game_id,
         p.name(),
         g.phase_name()
@@ -550,7 +578,7 @@ async fn act(
     let desk = data.host(move |h| Desk::load(h, game, &u)).await?;
     if desk.turn != turn {
         return Err(BotError::from(host::HostError::user(format!(
-            "This menu is from an earlier phase of game #{game}; use the newest prompt or `/orders`."
+            "This menu is from an earlier phase of diplomacy #{game}; use the newest prompt or `/orders`."
         ))));
     }
     let m = Map::standard();
@@ -567,7 +595,7 @@ async fn act(
         ["map"] => {
             let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
             let text = format!(
-                "Your pending orders in game #{} ({}), drawn on the position now; only you see this:\n{}",
+                "Your pending orders in diplomacy #{} ({}), drawn on the position now; only you see this:\n{}",
                 desk.game_id,
                 desk.game.phase_name(),
                 if listed.is_empty() {

@@ -18,7 +18,9 @@
 //! (a row may be delivered after later turns), off the async runtime. The
 //! image replaces the text board in the channel; the text board stays the
 //! image's alt text when it fits Discord's 1024 characters, is always in
-//! `/game status`, and is what the channel gets if rendering fails.
+//! `/game status`, and is what the channel gets if rendering fails. The
+//! Diplomacy map's legend names the players (from the host's seats), and a
+//! finished Diplomacy game's replay GIF follows its final message.
 
 use super::{Data, components, game, messages};
 use host::{Announcement, AnnouncementKind, OutboxItem, TurnActions};
@@ -247,19 +249,29 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
             } else {
                 Vec::new()
             };
-            if images.is_empty() {
-                return messages(
+            let mut msgs = if images.is_empty() {
+                messages(
                     &messages::with_board(&a.text, a.board.as_deref()),
                     vec![],
                     None,
-                );
-            }
-            let mut msgs = messages(&a.text, vec![], None);
-            // The images go under the last part of the text.
-            if let Some(last) = msgs.pop() {
-                msgs.push(last.add_files(images.into_iter().map(|i| {
-                    CreateAttachment::bytes(i.png, i.filename).description(i.description)
-                })));
+                )
+            } else {
+                let mut msgs = messages(&a.text, vec![], None);
+                // The images go under the last part of the text.
+                if let Some(last) = msgs.pop() {
+                    msgs.push(last.add_files(images.into_iter().map(|i| {
+                        CreateAttachment::bytes(i.png, i.filename).description(i.description)
+                    })));
+                }
+                msgs
+            };
+            // A finished game's replay follows its final message, as one
+            // more part of the row (so a repeat is de-duplicated too).
+            if a.kind == AnnouncementKind::Finished
+                && let Some(replay) =
+                    super::replay::final_replay(data, &a.game_kind, a.game_id).await
+            {
+                msgs.push(replay);
             }
             msgs
         }
@@ -290,7 +302,9 @@ async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
     let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
     let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
         let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
-        let Some(board) = render::board_png(game.as_ref()) else {
+        // The legend names the players as the host seats them.
+        let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
+        let Some(board) = render::board_png(game.as_ref(), &players) else {
             return Ok(Vec::new());
         };
         let board = board.map_err(|e| e.to_string())?;
@@ -303,7 +317,7 @@ async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
                 Ok(match actions {
                     TurnActions::Moves(m) => {
                         let before = host.state_at(game_id, turn - 1)?;
-                        render::orders_png_from_report(before.as_ref(), &report, &m)
+                        render::orders_png_named(before.as_ref(), &report, &m, &players)
                     }
                     TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
                 })
@@ -409,10 +423,17 @@ async fn to_user(
             Err(e) => closed_or(http, e, channel, user, a, fallback).await,
         };
     }
-    let body = match a.kind {
-        AnnouncementKind::Prompt => format!(
+    let body = match (a.kind, a.deadline) {
+        (AnnouncementKind::Prompt, _) => format!(
             "{}{more}\n{link}",
             messages::with_board(&a.text, a.board.as_deref())
+        ),
+        // A reminder names the deadline as Discord timestamps, which every
+        // reader sees in their own time zone (the host passes it as data).
+        (AnnouncementKind::Reminder, Some(deadline)) => format!(
+            "{}\nDeadline: {}.\n{link}",
+            a.text,
+            super::order_desk::when(deadline)
         ),
         _ => format!(
             "{}\n{link}",

@@ -71,6 +71,20 @@ pub enum ChoiceStyle {
     Select,
 }
 
+/// What a seat still owes this turn, so a reminder before the deadline
+/// goes only to seats that lack something and says what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outstanding {
+    /// The engine does not say: every seat without a final action is
+    /// reminded, as for any game (the default).
+    Unknown,
+    /// Nothing: what the seat sent stands at the deadline as it is.
+    Nothing,
+    /// What is missing, as a sentence for the player ("2 of 4 units have no
+    /// order (A Vie, F Tri); they hold at the deadline.").
+    Missing(String),
+}
+
 /// What one viewer may see of a game right now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct View {
@@ -187,6 +201,13 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn combine(&self, _seat: Seat, _pending: Self::Action, new: Self::Action) -> Self::Action {
         new
     }
+    /// The action as it stays pending once its receipt is written: the
+    /// default keeps it whole; Diplomacy drops what only answered the
+    /// message just sent (notes, refused lines), so a later listing of the
+    /// pending orders does not repeat them.
+    fn settled(&self, _seat: Seat, action: Self::Action) -> Self::Action {
+        action
+    }
     /// Whether a pending action is final. Resolution waits until every
     /// awaited seat has a final action (or the deadline passes).
     fn is_final(&self, _seat: Seat, _action: &Self::Action) -> bool {
@@ -229,6 +250,12 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     /// seat was not open (the default does nothing).
     fn take_over(&mut self, _seat: Seat) -> bool {
         false
+    }
+    /// What `seat` still owes this turn, given what it sent so far
+    /// (`None`: nothing), for reminders. The default, [`Outstanding::Unknown`],
+    /// reminds every seat whose action is not final.
+    fn outstanding(&self, _seat: Seat, _pending: Option<&Self::Action>) -> Outstanding {
+        Outstanding::Unknown
     }
     /// How the game ended, or `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;

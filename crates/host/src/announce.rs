@@ -49,4 +49,8 @@ pub struct Announcement {
     pub board: Option<String>,
     /// Actions the recipient can take now (prompts only).
     pub choices: Vec<ActionChoice>,
+    /// When the turn's deadline falls (ms since the epoch), for front-ends
+    /// to show in each reader's time zone (reminders; `None` elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<i64>,
 }

@@ -21,6 +21,7 @@ impl Host {
         let now = self.now();
         self.store.write(|tx| {
             let row = running_game(tx, game_id)?;
+            self.refuse_if_paused(tx, &row)?;
             let label = game_label(&row);
             let seats = tx.seats(game_id)?;
             let seat = seat_of_user(&seats, user_id).ok_or_else(|| {

@@ -14,8 +14,10 @@ mod clock;
 mod error;
 mod extend;
 mod history;
+mod ladder;
 mod lobby;
 mod options;
+mod pause;
 mod press;
 mod ratings;
 mod registry;
@@ -29,10 +31,18 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use ladder::{
+    AiLadder, LadderKind, LadderLevel, LadderModel, LevelStanding, expected_score, update_period,
+};
+pub use pause::{
+    AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, LeaveStatus, MAX_AWAY_DAYS,
+    PauseOutcome, ResumeOutcome, names_and, take_leave_rules,
+};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
-    Reliability, START_DEVIATION, START_RATING, Skill, update_duel, update_multi,
+    Reliability, START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION,
+    update_duel, update_multi,
 };
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
@@ -122,6 +132,8 @@ pub struct Host {
     /// Deadlines in a row without any person acting after which a game is
     /// ended as abandoned (0: never).
     abandon_after: u32,
+    /// The AI levels' measured ratings ([`AiLadder::builtin`] by default).
+    ai_ladder: Arc<AiLadder>,
 }
 
 impl Host {
@@ -138,6 +150,7 @@ impl Host {
             clock,
             settings,
             abandon_after: limits::DEFAULT_ABANDON_AFTER,
+            ai_ladder: Arc::new(AiLadder::builtin()),
         }
     }
 
@@ -209,6 +222,15 @@ impl Host {
         Ok(self
             .store
             .read(|tx| tx.active_game_in_channel(channel_id))?)
+    }
+
+    /// The game a channel shows (status, history, replay): its lobby or
+    /// running game, else the one that ended there last, so a finished
+    /// game stays reachable where it was played.
+    pub fn shown_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, HostError> {
+        Ok(self
+            .store
+            .read(|tx| tx.latest_game_in_channel(channel_id))?)
     }
 
     /// A game by id, or a user error if there is none.

@@ -13,6 +13,9 @@ impl Host {
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
         let mut req = req;
+        // The host's own option keys (pauses, absences) never reach the engine.
+        let leave_rules =
+            super::pause::take_leave_rules(&mut req.options.clone()).map_err(HostError::user)?;
         let (options, seed) = self.check_new_game(&req)?;
         req.options = options;
         let entry = self.registry.get(&req.kind)?;
@@ -41,6 +44,7 @@ impl Host {
                 },
                 now,
             )?;
+            self.store_leave_rules(tx, id, leave_rules)?;
             if req.creator_plays {
                 tx.insert_seat(
                     id,
@@ -68,7 +72,8 @@ impl Host {
                 "The options are too long: at most {max} characters of JSON are accepted."
             )));
         }
-        let options = req.options.clone();
+        let mut options = req.options.clone();
+        super::pause::take_leave_rules(&mut options).map_err(HostError::user)?;
         if let Ok(entry) = self.registry.get(&req.kind) {
             self.registry.check_option_keys(entry.name, &options)?;
         }
@@ -79,8 +84,10 @@ impl Host {
 
     /// Checks that `kind` offers the AI level `level`; returns it as the
     /// host will store it.
+    /// `~1500` names the level rated nearest 1500 on the AI ladder.
     pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
-        check_level(self.registry.get(kind)?.ai_levels, level)
+        let level = self.level_by_rating(kind, level)?;
+        check_level(self.registry.get(kind)?.ai_levels, &level)
     }
 
     /// Seats a user in a game still in the lobby: the given seat, or the
@@ -182,7 +189,7 @@ impl Host {
                     .copied()
                     .unwrap_or("default")
                     .to_string(),
-                Some(l) => check_level(entry.ai_levels, l)?,
+                Some(l) => check_level(entry.ai_levels, &self.level_by_rating(&row.kind, l)?)?,
             };
             let seats = tx.seats(game_id)?;
             if row.status == GameStatus::Running {
@@ -282,6 +289,7 @@ impl Host {
                     ),
                     board: Some(view.board),
                     choices: Vec::new(),
+                    deadline: None,
                 },
             )?;
             self.begin_turn(tx, &row, engine.as_ref(), &seats)?;
@@ -374,6 +382,7 @@ impl Host {
                 text,
                 board: None,
                 choices: Vec::new(),
+                deadline: None,
             },
         )
     }

@@ -341,6 +341,7 @@ impl Host {
                                 text: body.clone(),
                                 board: None,
                                 choices: Vec::new(),
+                                deadline: None,
                             },
                         )?;
                         sent.delivered.push(name);

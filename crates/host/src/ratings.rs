@@ -5,7 +5,9 @@
 //! leaves both or neither. Two-seat games use Glicko-2; games with more
 //! seats (Diplomacy) use Weng-Lin, a Bayesian multiplayer model whose values
 //! are stored on the Glicko scale (× [`WENG_LIN_SCALE`] around 1500), so
-//! every leaderboard reads the same way. The maths is `skillratings`'.
+//! every leaderboard reads the same way: the scale makes a rating
+//! difference mean the same expected score in both models. The maths is
+//! `skillratings`'.
 
 use super::scoring::{FinishedGame, Scoring, SeatOutcome, SeatResult, seat_results};
 use super::turns::seat_display;
@@ -22,9 +24,24 @@ pub const START_RATING: f64 = 1500.0;
 pub const START_DEVIATION: f64 = 350.0;
 /// A new player's Glicko-2 volatility.
 const START_VOLATILITY: f64 = 0.06;
-/// Weng-Lin's μ and σ times this, around 1500, give the Glicko scale:
-/// 25 ± 25/3 becomes 1500 ± 350, so new players look alike in every kind.
-pub const WENG_LIN_SCALE: f64 = 42.0;
+/// Weng-Lin's μ and σ times this, around 1500, give the Glicko scale.
+///
+/// Why this number: Glicko (like Elo) expects `1 / (1 + 10^(-d/400))` of a
+/// player `d` points ahead, a logistic in `d / 173.72` (400 / ln 10);
+/// Weng-Lin (Bradley-Terry) expects `1 / (1 + e^(-Δμ/c))` with
+/// `c = √(2β² + σ₁² + σ₂²)`, `√2·β = 5.893` between settled players
+/// (β = 25/6). So one μ point is worth 173.72 / 5.893 = 29.48 Glicko
+/// points, and a difference on a Diplomacy board means what it means on a
+/// battle board. (The first scale, 42, made 25 ± 25/3 look like
+/// 1500 ± 350 but blew every difference up by 42 / 29.48 = 1.42: the
+/// winner of a first seven-player game gained +664. Now it gains +466,
+/// near Glicko-2's +380 for six wins in one rating period, which is what
+/// finishing first of seven is: Weng-Lin compares every pair of players.)
+/// Migration 0007 converted ratings stored on the old scale.
+pub const WENG_LIN_SCALE: f64 = 29.4806;
+/// A newcomer's deviation in a Weng-Lin kind: Weng-Lin's own prior σ of
+/// 25/3 on the Glicko scale (246; a Glicko-2 newcomer has 350).
+pub const WENG_LIN_START_DEVIATION: f64 = 25.0 / 3.0 * WENG_LIN_SCALE;
 /// Players per leaderboard page.
 pub const LEADERBOARD_PAGE: u32 = 10;
 /// Recent games shown on a profile.
@@ -49,6 +66,22 @@ impl Default for Skill {
             rating: START_RATING,
             deviation: START_DEVIATION,
             volatility: START_VOLATILITY,
+        }
+    }
+}
+
+impl Skill {
+    /// A newcomer's skill in a game of `seats` seats: Glicko-2's
+    /// 1500 ± 350 for two, Weng-Lin's prior (1500 ± 246) for more.
+    pub fn newcomer(seats: usize) -> Skill {
+        if seats <= 2 {
+            Skill::default()
+        } else {
+            Skill {
+                rating: START_RATING,
+                deviation: WENG_LIN_START_DEVIATION,
+                volatility: START_VOLATILITY,
+            }
         }
     }
 }
@@ -224,6 +257,9 @@ pub struct KindProfile {
     pub streak: i32,
     /// Mean scoring points of scored games, if any.
     pub mean_score: Option<f64>,
+    /// Where the player stands against each AI level of the kind (the AI
+    /// ladder), from their rating or a newcomer's.
+    pub ai_ladder: Vec<super::LevelStanding>,
 }
 
 /// One finished game on a profile.
@@ -487,7 +523,7 @@ impl Host {
                                 r.games,
                             )
                         })
-                        .unwrap_or((Skill::default(), 0)))
+                        .unwrap_or((Skill::newcomer(keyed.len()), 0)))
                 })
                 .collect::<Result<_, HostError>>()?;
             let new: Vec<Skill> = if keyed.len() == 2 {
@@ -712,6 +748,15 @@ impl Host {
                 let rating = ratings.iter().find(|r| r.kind == kind);
                 let (wins, draws, losses, forfeits) =
                     (count("win"), count("draw"), count("loss"), count("forfeit"));
+                let skill = rating
+                    .map(|r| Skill {
+                        rating: r.rating,
+                        deviation: r.deviation,
+                        volatility: r.volatility,
+                    })
+                    .unwrap_or_else(|| self.ai_ladder.newcomer(&kind));
+                let offered = self.registry.get(&kind).map(|e| e.ai_levels).unwrap_or(&[]);
+                let ai_ladder = self.ai_ladder.standings(&kind, offered, skill);
                 out.push(KindProfile {
                     rating: rating.map(|r| (r.rating, r.deviation)),
                     place: match rating {
@@ -726,6 +771,7 @@ impl Host {
                     streak,
                     mean_score: (!scores.is_empty())
                         .then(|| scores.iter().sum::<f64>() / scores.len() as f64),
+                    ai_ladder,
                     kind,
                 });
             }
@@ -944,6 +990,70 @@ mod tests {
             &WengLinConfig::new(),
         );
         assert_eq!(new[0][0].rating.round(), 28.0);
+    }
+
+    /// The display scale: a Weng-Lin difference means the Glicko-2
+    /// expected score of the same difference (settled players), and a
+    /// newcomer's first seven-player win is about Glicko-2's six wins.
+    #[test]
+    fn weng_lin_differences_mean_what_glicko_differences_mean() {
+        let settled = |rating: f64| Skill {
+            rating,
+            deviation: 1e-6,
+            volatility: START_VOLATILITY,
+        };
+        for d in [50.0, 200.0, 400.0] {
+            let g = crate::expected_score(
+                crate::LadderModel::Glicko2,
+                settled(1500.0 + d),
+                settled(1500.0),
+            );
+            let w = crate::expected_score(
+                crate::LadderModel::WengLin,
+                settled(1500.0 + d),
+                settled(1500.0),
+            );
+            // Logistic in both; the same slope to a part in a thousand.
+            assert!((g - w).abs() < 0.001, "{d}: glicko {g}, weng-lin {w}");
+        }
+        // 400 points ahead: about 10 to 1, in both.
+        let w = crate::expected_score(
+            crate::LadderModel::WengLin,
+            settled(1900.0),
+            settled(1500.0),
+        );
+        assert!((w - 10.0 / 11.0).abs() < 0.001, "{w}");
+    }
+
+    #[test]
+    fn a_first_seven_player_win_gains_about_six_glicko_wins() {
+        let new = Skill::newcomer(7);
+        assert_eq!(new.deviation.round(), 246.0);
+        assert_eq!(Skill::newcomer(2).deviation, START_DEVIATION);
+        // A solo: the winner first, the six others share second place.
+        let players: Vec<(Skill, usize)> =
+            (0..7).map(|s| (new, if s == 0 { 1 } else { 2 })).collect();
+        let after = update_multi(&players);
+        let gain = after[0].rating - START_RATING;
+        assert_eq!(gain.round(), 466.0, "{gain}");
+        // On the old scale (×42) the same game gave +660.
+        assert_eq!((gain * 42.0 / WENG_LIN_SCALE).round(), 664.0);
+        // Glicko-2: a newcomer winning six games against newcomers in one
+        // rating period.
+        let six =
+            crate::update_period(Skill::default(), &[(Skill::default(), SeatOutcome::Win); 6]);
+        let glicko_gain = six.rating - START_RATING;
+        println!(
+            "first seven-player win: weng-lin {gain:+.1}, glicko-2 six wins {glicko_gain:+.1}"
+        );
+        assert!(
+            (350.0..420.0).contains(&glicko_gain) && gain < 1.3 * glicko_gain,
+            "weng-lin {gain}, glicko-2 {glicko_gain}"
+        );
+        // Each loser drops by a sixth as much (one lost comparison to the
+        // winner; the ties among them move nothing).
+        let loss = START_RATING - after[1].rating;
+        assert!((loss - gain / 6.0).abs() < 1.0, "{loss} {gain}");
     }
 
     #[test]

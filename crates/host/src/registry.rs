@@ -4,7 +4,9 @@
 //! [`AnyGame`] is the [`Game`] seam with JSON in place of the engine's own
 //! action and option types, and [`Registry`] maps a kind name to its engine.
 
-use games::seam::{ActionError, AiBudget, Game, OptionsError, Outcome, Seat, TurnReport, View};
+use games::seam::{
+    ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -38,6 +40,8 @@ pub trait AnyGame: Send + Sync {
     fn validate(&self, seat: Seat, action: &Value) -> Result<(), ActionError>;
     /// Merges a new action into a pending one.
     fn combine(&self, seat: Seat, pending: &Value, new: &Value) -> Result<Value, DecodeError>;
+    /// See [`Game::settled`]: the action as it stays pending after its receipt.
+    fn settled(&self, seat: Seat, action: &Value) -> Result<Value, DecodeError>;
     /// Whether a pending action is final.
     fn is_final(&self, seat: Seat, action: &Value) -> Result<bool, DecodeError>;
     /// Canonical text of an action.
@@ -58,6 +62,8 @@ pub trait AnyGame: Send + Sync {
     fn seat_in_play(&self, seat: Seat) -> bool;
     /// See [`Game::take_over`].
     fn take_over(&mut self, seat: Seat) -> bool;
+    /// See [`Game::outstanding`]: what a seat still owes, given its pending action.
+    fn outstanding(&self, seat: Seat, pending: Option<&Value>) -> Result<Outstanding, DecodeError>;
     /// The result, once over.
     fn outcome(&self) -> Option<Outcome>;
     /// See [`Game::strength`].
@@ -127,6 +133,10 @@ impl<G: Game> AnyGame for Erased<G> {
         let n: G::Action = decode(G::KIND, "action", new)?;
         Ok(encode(&self.0.combine(seat, p, n)))
     }
+    fn settled(&self, seat: Seat, action: &Value) -> Result<Value, DecodeError> {
+        let a: G::Action = decode(G::KIND, "action", action)?;
+        Ok(encode(&self.0.settled(seat, a)))
+    }
     fn is_final(&self, seat: Seat, action: &Value) -> Result<bool, DecodeError> {
         let a: G::Action = decode(G::KIND, "action", action)?;
         Ok(self.0.is_final(seat, &a))
@@ -162,6 +172,13 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn take_over(&mut self, seat: Seat) -> bool {
         self.0.take_over(seat)
+    }
+    fn outstanding(&self, seat: Seat, pending: Option<&Value>) -> Result<Outstanding, DecodeError> {
+        let a: Option<G::Action> = match pending {
+            Some(v) => Some(decode(G::KIND, "action", v)?),
+            None => None,
+        };
+        Ok(self.0.outstanding(seat, a.as_ref()))
     }
     fn outcome(&self) -> Option<Outcome> {
         self.0.outcome()

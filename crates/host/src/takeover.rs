@@ -37,6 +37,13 @@ impl Host {
             let seats = tx.seats(game_id)?;
             let engine = self.engine_of(&row)?;
             let mut wanted = seat;
+            let returning = seat_of_user(&seats, user_id)
+                .is_some_and(|mine| engine.seat_open(mine) && seat.is_none_or(|s| s == mine));
+            // A newcomer must be as reliable as the game asks of those who
+            // join; a player back at their own open seat is not a newcomer.
+            if !returning {
+                self.check_join_reliability(tx, &row, user_id)?;
+            }
             if let Some(mine) = seat_of_user(&seats, user_id) {
                 let returning = engine.seat_open(mine) && seat.is_none_or(|s| s == mine);
                 if !returning {
@@ -194,6 +201,24 @@ impl Host {
             .filter(|p| p.turn == row.turn && p.seat != seat)
             .collect();
         let deadline = tx.deadline(row.id)?.filter(|d| d.turn == row.turn);
+        // Who held the seat until now keeps the turns they held it for
+        // (reliability counts each turn against its holder then).
+        let user_of = |o: &Occupant| match o {
+            Occupant::User(u) => Some(u.clone()),
+            Occupant::Ai(_) => None,
+        };
+        let previous = tx
+            .seats(row.id)?
+            .into_iter()
+            .find(|r| r.seat == seat)
+            .and_then(|r| user_of(&r.occupant));
+        tx.record_seat_term(
+            row.id,
+            seat,
+            row.turn + 1,
+            user_of(&new_seat.occupant).as_deref(),
+            previous.as_deref(),
+        )?;
         tx.replace_seat(row.id, &new_seat)?;
         let state = engine.state_json();
         tx.advance_game(row.id, row.turn, &state, now)?;

@@ -2,12 +2,13 @@
 //! forfeits.
 
 use super::clock::ThinkingDeadline;
+use super::pause::AwayMode;
 use super::registry::derive_seed;
 use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
     seat_of_user,
 };
-use games::seam::{AiBudget, Outcome, Seat, TurnReport};
+use games::seam::{AiBudget, Outcome, Outstanding, Seat, TurnReport};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use store::{
@@ -20,6 +21,8 @@ use store::{
 pub struct Receipt {
     /// The game.
     pub game_id: GameId,
+    /// The game as players name it (`battle #12`).
+    pub game_label: String,
     /// The player's seat.
     pub seat: Seat,
     /// The action as the engine understood it (canonical text).
@@ -79,6 +82,8 @@ pub enum DeadlineEvent {
     Abandoned(GameId),
     /// The deadline was for a turn already resolved; it was dropped.
     Stale(GameId),
+    /// A player who had not moved is away: the deadline moved to their return.
+    Postponed(GameId),
 }
 
 impl Host {
@@ -189,12 +194,15 @@ impl Host {
         };
         let is_final = engine.is_final(seat, &merged).map_err(corrupt)?;
         let was_final = before.is_some_and(|(_, f)| *f);
+        // The receipt below answers this message; what stays pending drops
+        // the parts that only answered it.
+        let kept = engine.settled(seat, &merged).map_err(corrupt)?;
         tx.upsert_pending(
             row.id,
             &PendingRow {
                 seat,
                 turn: row.turn,
-                action: merged.to_string(),
+                action: kept.to_string(),
                 is_final,
                 submitted_at: self.now(),
             },
@@ -206,7 +214,7 @@ impl Host {
             .map(|(s, (a, _))| (s, a))
             .collect();
         if is_final {
-            finals.insert(seat, merged);
+            finals.insert(seat, kept);
         } else {
             finals.remove(&seat);
         }
@@ -220,6 +228,7 @@ impl Host {
             self.resolve_turn(tx, row, engine, seats, finals)?;
             return Ok(Receipt {
                 game_id: row.id,
+                game_label: game_label(row),
                 seat,
                 recorded,
                 is_final,
@@ -267,6 +276,7 @@ impl Host {
         }
         Ok(Receipt {
             game_id: row.id,
+            game_label: game_label(row),
             seat,
             recorded,
             is_final,
@@ -359,6 +369,7 @@ impl Host {
                 text: format!("{}\n{}", report.public.trim_end(), view.status),
                 board: Some(view.board),
                 choices: Vec::new(),
+                deadline: None,
             },
         )?;
         for (seat, text) in &report.private {
@@ -378,6 +389,7 @@ impl Host {
                         text: text.clone(),
                         board: None,
                         choices: Vec::new(),
+                        deadline: None,
                     },
                 )?;
             }
@@ -421,7 +433,31 @@ impl Host {
         )?;
         // Results and ratings commit with the end of the game, or neither does.
         let results = self.record_results(tx, row, engine, seats, outcome)?;
-        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text + &results)
+        let text = text + &results;
+        self.announce_to_channel(tx, row, AnnouncementKind::Finished, text.clone())?;
+        // Every person who played hears of the end where they play: by DM,
+        // not only in a channel they may not be watching.
+        for seat in seats {
+            if let Occupant::User(user) = &seat.occupant {
+                self.announce(
+                    tx,
+                    row,
+                    Target::User(user.clone()),
+                    Announcement {
+                        game_id: row.id,
+                        game_kind: row.kind.clone(),
+                        channel_id: row.channel_id.clone(),
+                        kind: AnnouncementKind::Private,
+                        turn: row.turn,
+                        text: format!("A game you play has ended. {text}"),
+                        board: None,
+                        choices: Vec::new(),
+                        deadline: None,
+                    },
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Sets the new turn's deadline and prompts the people it awaits.
@@ -453,6 +489,7 @@ impl Host {
                     idle_deadlines: 0,
                 },
             )?;
+            self.freeze_if_paused(tx, row)?;
         }
         for seat in engine.awaiting() {
             if let Some(Occupant::User(user)) =
@@ -492,6 +529,7 @@ impl Host {
                 ),
                 board: Some(view.board),
                 choices: view.choices,
+                deadline: None,
             },
         )
     }
@@ -606,6 +644,11 @@ impl Host {
         Ok(events)
     }
 
+    /// Reminds each person whose seat still owes something: the engine says
+    /// what ([`AnyGame::outstanding`]); a seat owing nothing is not reminded,
+    /// for what it sent stands at the deadline (except under the forfeit
+    /// policy, where only a final action counts). The deadline goes along as
+    /// data for front-ends to show in each reader's time zone.
     fn remind(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
         self.store.write(|tx| {
             tx.clear_reminder(d.game_id)?;
@@ -616,11 +659,24 @@ impl Host {
             let engine = self.engine_of(&row)?;
             let seats = tx.seats(row.id)?;
             let pending = current_pending(tx, &row)?;
-            let minutes = ((d.due_at - self.now()).max(0) + 59_999) / 60_000;
             for seat in engine.awaiting() {
-                if pending.get(&seat).is_some_and(|(_, f)| *f) {
+                let sent = pending.get(&seat);
+                if sent.is_some_and(|(_, f)| *f) {
                     continue;
                 }
+                let owed = engine
+                    .outstanding(seat, sent.map(|(a, _)| a))
+                    .map_err(|source| HostError::Corrupt {
+                        game_id: row.id,
+                        source,
+                    })?;
+                let missing = match owed {
+                    Outstanding::Nothing if row.timeout_policy != TimeoutPolicy::Forfeit => {
+                        continue;
+                    }
+                    Outstanding::Missing(what) => format!(" {what}"),
+                    Outstanding::Nothing | Outstanding::Unknown => String::new(),
+                };
                 if let Some(Occupant::User(user)) =
                     seats.iter().find(|s| s.seat == seat).map(|s| &s.occupant)
                 {
@@ -636,12 +692,14 @@ impl Host {
                             kind: AnnouncementKind::Reminder,
                             turn: row.turn,
                             text: format!(
-                                "About {minutes} minute(s) left to move in {} ({}).",
+                                "About {} left to move in {} ({}).{missing}",
+                                super::pause::time_left_words(d.due_at - self.now()),
                                 game_label(&row),
                                 timeout_words(row.timeout_policy)
                             ),
                             board: None,
                             choices: view.choices,
+                            deadline: Some(d.due_at),
                         },
                     )?;
                 }
@@ -660,9 +718,15 @@ impl Host {
             }
             let engine = self.engine_of(&row)?;
             let pending = current_pending(tx, &row)?;
-            Ok(Some((row, engine, pending)))
+            let missing: Vec<Seat> = engine
+                .awaiting()
+                .into_iter()
+                .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
+                .collect();
+            let (away_mode, away) = self.away_seats(tx, &row, &missing)?;
+            Ok(Some((row, engine, pending, missing, away_mode, away)))
         })?;
-        let Some((row, engine, pending)) = snapshot else {
+        let Some((row, engine, pending, missing, away_mode, away)) = snapshot else {
             self.store.write(|tx| -> Result<(), HostError> {
                 if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
                     tx.clear_deadline(d.game_id)?;
@@ -671,14 +735,37 @@ impl Host {
             })?;
             return Ok(DeadlineEvent::Stale(d.game_id));
         };
-        let missing: Vec<Seat> = engine
-            .awaiting()
+        // A player who declared an absence: the deadline waits for them, or
+        // the AI moves for them (see `pause.rs`).
+        if away_mode == AwayMode::Extend && !away.is_empty() {
+            return self.store.write(|tx| {
+                let row = require_game(tx, d.game_id)?;
+                match tx.deadline(d.game_id)? {
+                    Some(now_d) if row.status == GameStatus::Running && now_d == *d => {
+                        self.postpone_for_absence(tx, &row, d, &away)?;
+                        Ok(DeadlineEvent::Postponed(d.game_id))
+                    }
+                    _ => Ok(DeadlineEvent::Stale(d.game_id)),
+                }
+            });
+        }
+        let away_for_ai: Vec<Seat> = if away_mode == AwayMode::Ai {
+            away.keys().copied().collect()
+        } else {
+            Vec::new()
+        };
+        let missing: Vec<Seat> = missing
             .into_iter()
-            .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
+            .filter(|s| !away_for_ai.contains(s))
             .collect();
         let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
-        for &seat in &missing {
-            let action = match (row.timeout_policy, pending.get(&seat)) {
+        for &seat in missing.iter().chain(&away_for_ai) {
+            let policy = if away_for_ai.contains(&seat) {
+                TimeoutPolicy::Ai
+            } else {
+                row.timeout_policy
+            };
+            let action = match (policy, pending.get(&seat)) {
                 // A seat that sent part of its action (e.g. some Diplomacy
                 // orders) keeps what it sent.
                 (TimeoutPolicy::Default | TimeoutPolicy::Ai, Some((partial, _))) => partial.clone(),
@@ -736,7 +823,7 @@ impl Host {
                 .map(|s| seat_display(&seats, *s))
                 .collect::<Vec<_>>()
                 .join(", ");
-            if row.timeout_policy == TimeoutPolicy::Forfeit {
+            if row.timeout_policy == TimeoutPolicy::Forfeit && !missing.is_empty() {
                 let mut report = TurnReport::default();
                 for &seat in &missing {
                     let r = engine.forfeit(seat);
@@ -762,16 +849,24 @@ impl Host {
             for (seat, a) in &stand_ins {
                 actions.entry(*seat).or_insert_with(|| a.clone());
             }
-            self.announce_to_channel(
-                tx,
-                &row,
-                AnnouncementKind::Moved,
-                format!(
-                    "Time is up in {}: {} for {names}.",
-                    game_label(&row),
+            let mut text = format!("Time is up in {}:", game_label(&row));
+            if !missing.is_empty() {
+                text.push_str(&format!(
+                    " {} for {names}.",
                     timeout_words(row.timeout_policy)
-                ),
-            )?;
+                ));
+            }
+            if !away_for_ai.is_empty() {
+                let away_names = away_for_ai
+                    .iter()
+                    .map(|s| seat_display(&seats, *s))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                text.push_str(&format!(
+                    " The AI moved for {away_names}, who declared an absence."
+                ));
+            }
+            self.announce_to_channel(tx, &row, AnnouncementKind::Moved, text)?;
             self.resolve_turn(tx, &row, engine, &seats, actions)?;
             self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
             // The next turn's deadline (if the game goes on) carries the count.

@@ -1,6 +1,7 @@
 //! What one person may see of a game: the board from their seat, who has
 //! acted (never what), and their own hidden action.
 
+use super::pause::{LeaveStatus, leave_status};
 use super::turns::current_pending;
 use super::{GameId, Host, HostError, require_game, seat_of_user};
 use games::seam::{Seat, View};
@@ -44,6 +45,8 @@ pub struct GameView {
     pub own_pending: Option<String>,
     /// When the current turn's deadline falls (ms), if any.
     pub deadline: Option<i64>,
+    /// Whether the game is paused, who asked for a pause, who is away.
+    pub leave: LeaveStatus,
 }
 
 impl Host {
@@ -98,6 +101,7 @@ impl Host {
                 view,
                 own_pending,
                 deadline,
+                leave: leave_status(tx, game_id, self.now())?,
             })
         })
     }

@@ -52,15 +52,41 @@ fn alt_text(game: &dyn AnyGame, caption: String) -> String {
     }
 }
 
-/// The board of a game as a PNG, or `None` for kinds without an image:
-/// drawn by the renderer registered under the kind's `Game::BOARD_IMAGE`.
-pub fn board_png(game: &dyn AnyGame) -> Option<Result<BoardImage, RenderError>> {
-    let draw = super::board_renderer(game.board_image()?)?;
-    Some(draw(game))
+/// Who sits in each seat, by the name players see (a seat not listed shows
+/// no name): the front-end passes it from the host's seats, so an image can
+/// name the players (the Diplomacy legend) without reading the store.
+pub type SeatNames = [(Seat, String)];
+
+/// The seat names of a stored game, as the host lists its seats.
+pub fn seat_names(
+    host: &host::Host,
+    game_id: host::GameId,
+) -> Result<Vec<(Seat, String)>, RenderError> {
+    Ok(host
+        .seats(game_id)
+        .map_err(|e| RenderError::State(e.to_string()))?
+        .into_iter()
+        .map(|s| (s.seat, s.display_name))
+        .collect())
 }
 
-/// The puzzle duel's two fields (renderer `puzzle-fields`).
-pub(super) fn puzzle_fields(game: &dyn AnyGame) -> Result<BoardImage, RenderError> {
+/// The board of a game as a PNG, or `None` for kinds without an image:
+/// drawn by the renderer registered under the kind's `Game::BOARD_IMAGE`,
+/// naming the players of `players` where the image has room for names.
+pub fn board_png(
+    game: &dyn AnyGame,
+    players: &SeatNames,
+) -> Option<Result<BoardImage, RenderError>> {
+    let draw = super::board_renderer(game.board_image()?)?;
+    Some(draw(game, players))
+}
+
+/// The puzzle duel's two fields (renderer `puzzle-fields`); the fields are
+/// titled by seat, so the names are not drawn.
+pub(super) fn puzzle_fields(
+    game: &dyn AnyGame,
+    _players: &SeatNames,
+) -> Result<BoardImage, RenderError> {
     let g: PuzzleDuel = decode(game)?;
     Ok(BoardImage {
         filename: "board.png",
@@ -69,10 +95,32 @@ pub(super) fn puzzle_fields(game: &dyn AnyGame) -> Result<BoardImage, RenderErro
     })
 }
 
-/// The Diplomacy map with units and supply centres (renderer `diplomacy-map`).
-pub(super) fn diplomacy_map(game: &dyn AnyGame) -> Result<BoardImage, RenderError> {
+/// The position a Diplomacy game's map draws: its current position with
+/// each power's player (from `players`, by seat) for the legend.
+pub fn diplomacy_position(
+    game: &dyn AnyGame,
+    players: &SeatNames,
+) -> Result<MapPosition, RenderError> {
     let g: Diplomacy = decode(game)?;
-    let pos = MapPosition::of_game(&g);
+    let mut pos = MapPosition::of_game(&g);
+    pos.players = powers_named(&g, players);
+    Ok(pos)
+}
+
+/// Each power's player name, from the names by seat.
+fn powers_named(g: &Diplomacy, players: &SeatNames) -> Vec<(Power, String)> {
+    players
+        .iter()
+        .filter_map(|(seat, name)| Some((g.power_of_seat(*seat)?, name.clone())))
+        .collect()
+}
+
+/// The Diplomacy map with units and supply centres (renderer `diplomacy-map`).
+pub(super) fn diplomacy_map(
+    game: &dyn AnyGame,
+    players: &SeatNames,
+) -> Result<BoardImage, RenderError> {
+    let pos = diplomacy_position(game, players)?;
     Ok(BoardImage {
         filename: "map.png",
         png: render_position_png(&pos)?,
@@ -101,11 +149,21 @@ pub fn orders_png_from_report(
     report: &TurnReport,
     actions: &BTreeMap<Seat, Value>,
 ) -> Option<Result<BoardImage, RenderError>> {
+    orders_png_named(before, report, actions, &[])
+}
+
+/// [`orders_png_from_report`] with each power's player in the legend.
+pub fn orders_png_named(
+    before: &dyn AnyGame,
+    report: &TurnReport,
+    actions: &BTreeMap<Seat, Value>,
+    players: &SeatNames,
+) -> Option<Result<BoardImage, RenderError>> {
     if before.kind() != Diplomacy::KIND {
         return None;
     }
     let Some(detail) = &report.detail else {
-        return orders_png(before, actions);
+        return orders_png_judged(before, actions, players);
     };
     Some((|| {
         let g: Diplomacy = decode(before)?;
@@ -116,7 +174,7 @@ pub fn orders_png_from_report(
             .iter()
             .map(|o| (o.power, o.order, o.success))
             .collect();
-        draw_orders(&g, orders)
+        draw_orders(&g, orders, players)
     })())
 }
 
@@ -134,6 +192,15 @@ pub fn orders_png_from_report(
 pub fn orders_png(
     before: &dyn AnyGame,
     actions: &BTreeMap<Seat, Value>,
+) -> Option<Result<BoardImage, RenderError>> {
+    orders_png_judged(before, actions, &[])
+}
+
+/// [`orders_png`] with each power's player in the legend.
+fn orders_png_judged(
+    before: &dyn AnyGame,
+    actions: &BTreeMap<Seat, Value>,
+    players: &SeatNames,
 ) -> Option<Result<BoardImage, RenderError>> {
     if before.kind() != Diplomacy::KIND {
         return None;
@@ -168,18 +235,21 @@ pub fn orders_png(
             .zip(&outcomes)
             .map(|(&(p, o), oc)| (p, o, oc.success))
             .collect();
-        draw_orders(&g, orders)
+        draw_orders(&g, orders, players)
     })())
 }
 
-/// `orders` (power, order, succeeded) drawn on the position of `g`.
+/// `orders` (power, order, succeeded) drawn on the position of `g`, with
+/// each power's player from `players` in the legend.
 fn draw_orders(
     g: &Diplomacy,
     orders: Vec<(Power, Order, bool)>,
+    players: &SeatNames,
 ) -> Result<BoardImage, RenderError> {
     let mut pos = MapPosition::of_game(g);
     pos.title = format!("{} orders", pos.title);
     pos.orders = orders;
+    pos.players = powers_named(g, players);
     Ok(BoardImage {
         filename: "orders.png",
         png: render_position_png(&pos)?,
@@ -207,14 +277,14 @@ mod tests {
     fn kinds_with_and_without_an_image() {
         let r = Registry::standard();
         let cards = r.create("cards", &Value::Null, 1).unwrap();
-        assert!(board_png(cards.as_ref()).is_none());
+        assert!(board_png(cards.as_ref(), &[]).is_none());
         let hook = |kind| r.get(kind).unwrap().board_image;
         assert!(
             !super::super::has_board_image(hook("cards"))
                 && !super::super::has_board_image(hook("battle"))
         );
         let puzzle = r.create("puzzle", &Value::Null, 1).unwrap();
-        let img = board_png(puzzle.as_ref()).unwrap().unwrap();
+        let img = board_png(puzzle.as_ref(), &[]).unwrap().unwrap();
         assert_eq!(img.filename, "board.png");
         assert_eq!(png_size(&img.png), super::super::puzzle::image_size());
         assert!(!img.description.is_empty() && img.description.chars().count() <= 1024);
@@ -225,7 +295,7 @@ mod tests {
     fn diplomacy_map_and_orders_with_their_results() {
         let r = Registry::standard();
         let g = r.create("diplomacy", &Value::Null, 1).unwrap();
-        let map = board_png(g.as_ref()).unwrap().unwrap();
+        let map = board_png(g.as_ref(), &[]).unwrap().unwrap();
         assert_eq!(map.filename, "map.png");
         assert_eq!(png_size(&map.png), (1193, 1235));
         // Austria moves, Italy bounces it in Tyrolia; an illegal line is dropped.
@@ -344,7 +414,7 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(img, orders_png(g.as_ref(), &actions).unwrap().unwrap());
-        let map = board_png(g.as_ref()).unwrap().unwrap();
+        let map = board_png(g.as_ref(), &[]).unwrap().unwrap();
         assert_ne!(img.png, map.png, "the orders are drawn");
         // A report without detail is not re-serialised with a null detail.
         assert!(!serde_json::to_string(&old).unwrap().contains("detail"));

@@ -564,8 +564,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         }
     }
     // Orders under the units.
-    for (_, o, ok) in &pos.orders {
+    for (power, o, ok) in &pos.orders {
         draw_order(&mut s, b, o, *ok, pos);
+        if let Order::Build { unit, at } = o {
+            build_token(&mut s, *power, *unit, unit_pt(b, *at));
+        }
     }
     // Units: army a circle, fleet a rounded square, the power's initial on it.
     let token = |s: &mut String, u: &Unit, dislodged: bool| {
@@ -612,6 +615,25 @@ fn token_svg(kind: UnitKind, c: (f64, f64), fill: &str, ring: &str) -> String {
             y - 11.0
         ),
     }
+}
+
+/// A Winter build: a faded token of the power's unit inside the dashed
+/// ring, with its initial, so a build says who builds what.
+fn build_token(s: &mut String, p: Power, kind: UnitKind, c: (f64, f64)) {
+    let (col, _, _) = power_style(p);
+    s.push_str(&token_svg(
+        kind,
+        c,
+        col,
+        r##" fill-opacity="0.45" stroke="#111" stroke-width="1.5" stroke-dasharray="3,2""##,
+    ));
+    let _ = write!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="#111">{}</text>"##,
+        c.0,
+        c.1 + 5.0,
+        power_initial(p)
+    );
 }
 
 /// Longest player name the legend shows before cutting it with an ellipsis.

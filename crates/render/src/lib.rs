@@ -7,14 +7,17 @@ pub mod puzzle;
 pub mod replay;
 pub mod svg;
 
-pub use board::{BoardImage, board_png, orders_png, orders_png_from_report};
+pub use board::{
+    BoardImage, SeatNames, board_png, diplomacy_position, orders_png, orders_png_from_report,
+    orders_png_named, seat_names,
+};
 pub use diplomacy::render_diplomacy_png;
 pub use puzzle::{puzzle_svg, render_puzzle_png};
 
 use host::AnyGame;
 
 /// Draws the board image of a game of the kind it is registered for.
-pub type BoardRenderer = fn(&dyn AnyGame) -> Result<BoardImage, RenderError>;
+pub type BoardRenderer = fn(&dyn AnyGame, &SeatNames) -> Result<BoardImage, RenderError>;
 
 /// The board renderers, by the name a kind gives as its `Game::BOARD_IMAGE`
 /// (the engines name their renderer, never depend on it): a kind with an

@@ -32,6 +32,12 @@ pub const SCALES: [f32; 3] = [0.5, 0.38, 0.28];
 const FRAME_DELAY: u16 = 120;
 const LAST_FRAME_DELAY: u16 = 400;
 
+/// Whether games of `kind` have a replay (only Diplomacy's map has phases
+/// worth animating).
+pub fn has_replay(kind: &str) -> bool {
+    kind == Diplomacy::KIND
+}
+
 /// Every phase of a stored Diplomacy game as a position to draw: per
 /// resolved phase the position before it with its orders (from the turn
 /// reports' detail), then the current position; player names from the seats.

@@ -6,10 +6,12 @@
 //! (tasks or processes) are serialised by SQLite itself and a crash before
 //! commit leaves nothing half done.
 
+mod pauses;
 mod press;
 mod ratings;
 mod rows;
 
+pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
@@ -32,6 +34,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
     include_str!("../../../migrations/0005_press.sql"),
+    include_str!("../../../migrations/0006_seat_terms.sql"),
+    include_str!("../../../migrations/0007_weng_lin_scale.sql"),
+    include_str!("../../../migrations/0008_pauses.sql"),
 ];
 
 /// Everything that can go wrong in the store.
@@ -402,6 +407,20 @@ impl Tx<'_> {
         raw.map(rows::RawGame::into_row).transpose()
     }
 
+    /// The game a channel shows: its lobby or running game, else the game
+    /// that ended there last.
+    pub fn latest_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 \
+             ORDER BY status IN ('lobby', 'running') DESC, id DESC LIMIT 1"
+        );
+        let raw = self
+            .tx
+            .query_row(&sql, [channel_id], rows::RawGame::from_row)
+            .optional()?;
+        raw.map(rows::RawGame::into_row).transpose()
+    }
+
     /// Games matching a status filter, newest first; `guild_id` narrows to one server.
     pub fn games(
         &self,
@@ -515,6 +534,8 @@ impl Tx<'_> {
             .execute("DELETE FROM deadlines WHERE game_id = ?1", [id])?;
         self.tx
             .execute("DELETE FROM pending_actions WHERE game_id = ?1", [id])?;
+        // A finished game is no longer paused, nor waiting for a pause.
+        self.clear_pause(id)?;
         expect_one(n, "games", id)
     }
 

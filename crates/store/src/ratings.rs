@@ -389,11 +389,23 @@ impl Tx<'_> {
         scope: &str,
         user_id: &str,
     ) -> Result<ReliabilityCounts, StoreError> {
+        // A logged turn `t` resolved game turn `t - 1`; its seat keys were
+        // awaited then, held by the seat's term covering that turn (or, for
+        // a seat never taken over, by its occupant).
         let turns_awaited: u32 = self.tx.query_row(
-            "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id \
-             JOIN turn_log t ON t.game_id = s.game_id, json_each(t.actions) j \
-             WHERE s.user_id = ?2 AND COALESCE(g.guild_id, '') = ?1 \
-             AND j.key = CAST(s.seat AS TEXT)",
+            "SELECT COUNT(*) FROM turn_log t JOIN games g ON g.id = t.game_id, \
+             json_each(t.actions) j \
+             WHERE COALESCE(g.guild_id, '') = ?1 \
+             AND t.game_id IN (SELECT game_id FROM seats WHERE user_id = ?2 \
+                               UNION SELECT game_id FROM seat_terms WHERE user_id = ?2) \
+             AND j.key GLOB '[0-9]*' \
+             AND ?2 IS (CASE WHEN EXISTS (SELECT 1 FROM seat_terms h \
+                             WHERE h.game_id = t.game_id AND h.seat = CAST(j.key AS INTEGER)) \
+                  THEN (SELECT h.user_id FROM seat_terms h WHERE h.game_id = t.game_id \
+                        AND h.seat = CAST(j.key AS INTEGER) AND h.from_turn <= t.turn - 1 \
+                        ORDER BY h.from_turn DESC LIMIT 1) \
+                  ELSE (SELECT s.user_id FROM seats s WHERE s.game_id = t.game_id \
+                        AND s.seat = CAST(j.key AS INTEGER)) END)",
             params![scope, user_id],
             |r| r.get(0),
         )?;
@@ -410,6 +422,37 @@ impl Tx<'_> {
             missed_deadlines: count("missed_deadline")?,
             civil_disorders: count("civil_disorder")?,
         })
+    }
+
+    /// Records that `user_id` (`None`: an AI) holds a seat from game turn
+    /// `from_turn` on. On a seat's first term the holder so far is recorded
+    /// first (`previous`, from turn 0), so the turns before stay theirs.
+    pub fn record_seat_term(
+        &self,
+        game_id: i64,
+        seat: usize,
+        from_turn: u32,
+        user_id: Option<&str>,
+        previous: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let seat = seat as i64;
+        let known: bool = self.tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM seat_terms WHERE game_id = ?1 AND seat = ?2)",
+            params![game_id, seat],
+            |r| r.get(0),
+        )?;
+        if !known {
+            self.tx.execute(
+                "INSERT INTO seat_terms (game_id, seat, from_turn, user_id) VALUES (?1, ?2, 0, ?3)",
+                params![game_id, seat, previous],
+            )?;
+        }
+        self.tx.execute(
+            "INSERT OR REPLACE INTO seat_terms (game_id, seat, from_turn, user_id) \
+             VALUES (?1, ?2, ?3, ?4)",
+            params![game_id, seat, from_turn, user_id],
+        )?;
+        Ok(())
     }
 
     /// The actions of a game's logged turns that were forfeits

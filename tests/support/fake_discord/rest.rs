@@ -274,7 +274,11 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
     };
     let is_message_create =
         method == Method::POST && rest.starts_with("/channels/") && rest.ends_with("/messages");
-    if !files.is_empty() && !is_message_create {
+    // A follow-up to an interaction may upload files too (`/game replay`).
+    let is_followup = method == Method::POST
+        && rest.starts_with("/webhooks/")
+        && rest.trim_start_matches('/').split('/').count() == 3;
+    if !files.is_empty() && !is_message_create && !is_followup {
         return reject(
             shared,
             format!(
@@ -385,7 +389,7 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
         ("DELETE", ["webhooks", a, _, "messages", _]) if *a == app => {
             (StatusCode::NO_CONTENT, None)
         }
-        ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body),
+        ("POST", ["webhooks", a, token]) if *a == app => followup(shared, token, body, files),
         _ => {
             shared.with(|s| s.rejected.push(format!("unhandled route {method} {path}")));
             error(404, 0, "404: Not Found")
@@ -759,7 +763,7 @@ fn callback(shared: &Shared, token: &str, body: Value) -> Reply {
     result
 }
 
-fn followup(shared: &Shared, token: &str, body: Value) -> Reply {
+fn followup(shared: &Shared, token: &str, body: Value, files: Vec<FilePart>) -> Reply {
     let Some(inter) = shared.with(|s| s.interactions.get(token).cloned()) else {
         return error(404, 10015, "Unknown Webhook");
     };
@@ -773,6 +777,9 @@ fn followup(shared: &Shared, token: &str, body: Value) -> Reply {
         && orig.content().is_empty()
         && orig.json["embeds"].as_array().is_none_or(|a| a.is_empty())
     {
+        if !files.is_empty() {
+            return edit_with_files(shared, orig.id, &body, files);
+        }
         return edit(shared, orig.id, &body);
     }
     let dm_user = shared.with(|s| {
@@ -781,7 +788,7 @@ fn followup(shared: &Shared, token: &str, body: Value) -> Reply {
             .find(|(_, c)| **c == inter.channel_id)
             .map(|(u, _)| *u)
     });
-    create(
+    create_with_files(
         shared,
         inter.channel_id,
         &body,
@@ -791,5 +798,30 @@ fn followup(shared: &Shared, token: &str, body: Value) -> Reply {
             ephemeral,
             token: Some(token.to_string()),
         },
+        files,
     )
+}
+
+/// An edit that uploads files (a follow-up that replaces a deferred
+/// response's placeholder): they become the message's attachments.
+fn edit_with_files(shared: &Shared, id: u64, p: &Value, files: Vec<FilePart>) -> Reply {
+    let Some(channel) = shared.with(|s| s.message(id).map(|m| m.channel_id)) else {
+        return error(404, 10008, "Unknown Message");
+    };
+    let (attachments, uploads) = match shared.with(|s| attach(s, channel, p, files)) {
+        Ok(a) => a,
+        Err(e) => return reject(shared, e),
+    };
+    let (status, out) = edit(shared, id, p);
+    let (true, Some(mut j)) = (status == StatusCode::OK, out.clone()) else {
+        return (status, out);
+    };
+    j["attachments"] = Value::Array(attachments);
+    shared.with(|s| {
+        if let Some(m) = s.messages.iter_mut().find(|m| m.id == id) {
+            m.json["attachments"] = j["attachments"].clone();
+            m.files = uploads;
+        }
+    });
+    (status, Some(j))
 }

@@ -24,6 +24,9 @@
 //!   action is refused only when no line was usable;
 //! - units without orders hold; a missed retreat disbands; a missed
 //!   adjustment waives builds or removes by the civil-disorder rule;
+//! - the orders a power sent stand at the deadline, `done` or not; so a
+//!   reminder goes only to a power with a unit (or a build or removal)
+//!   still without an order ([`Game::outstanding`]);
 //! - a power that forfeits stays on the board in civil disorder (never
 //!   awaited again); if only one power is still playing, it wins.
 //!
@@ -49,7 +52,9 @@ pub use variant::{Setup, setup};
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{Dislodgement, PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, Unit, UnitKind};
-use crate::seam::{ActionError, AiBudget, Game, OptionsError, Outcome, Seat, TurnReport, View};
+use crate::seam::{
+    ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -329,6 +334,18 @@ impl Game for Diplomacy {
         self.combine_actions(seat, pending, new)
     }
 
+    /// Notes and refused lines answer one message: the receipt shows them,
+    /// the pending orders (`/orders list`, the turn log) do not keep them.
+    fn settled(&self, _seat: Seat, action: Self::Action) -> Self::Action {
+        DiplomacyAction {
+            notes: Vec::new(),
+            refused: Vec::new(),
+            more_refused: 0,
+            clear: false,
+            ..action
+        }
+    }
+
     fn is_final(&self, _seat: Seat, action: &Self::Action) -> bool {
         action.ready
     }
@@ -419,6 +436,20 @@ impl Game for Diplomacy {
         self.ai_held[i] = false;
         self.draw_votes[i] = false;
         true
+    }
+
+    /// Units (or builds and removals) without an order; a power with all
+    /// of them ordered owes nothing, ready or not: its orders stand at the
+    /// deadline ([`Diplomacy::missing_orders`]).
+    fn outstanding(&self, seat: Seat, pending: Option<&Self::Action>) -> Outstanding {
+        let Some(power) = self.power_of_seat(seat) else {
+            return Outstanding::Unknown;
+        };
+        let orders = pending.map(|a| a.orders.as_slice()).unwrap_or_default();
+        match self.missing_orders(power, orders) {
+            Some(text) => Outstanding::Missing(text),
+            None => Outstanding::Nothing,
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {

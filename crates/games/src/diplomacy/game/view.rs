@@ -199,14 +199,20 @@ impl Diplomacy {
             .iter()
             .map(|u| unit_name(m, u))
             .collect();
-        if action.orders.is_empty() {
-            s.push_str(if self.phase == PhaseKind::Adjustment {
-                "(no orders)\n"
+        if action.orders.is_empty() && (missing.is_empty() || self.phase == PhaseKind::Adjustment) {
+            s.push_str("(no orders)\n");
+        } else {
+            // Units without orders hold; dislodged ones without orders disband.
+            let (all, one) = if self.phase == PhaseKind::Retreat {
+                ("all disband", "will disband")
             } else {
-                "(no orders: units hold)\n"
-            });
-        } else if !missing.is_empty() {
-            let _ = writeln!(s, "No order yet (will hold): {}", missing.join(", "));
+                ("all hold", "will hold")
+            };
+            if action.orders.is_empty() {
+                let _ = writeln!(s, "No orders yet ({all}): {}", missing.join(", "));
+            } else if !missing.is_empty() {
+                let _ = writeln!(s, "No order yet ({one}): {}", missing.join(", "));
+            }
         }
         match action.draw {
             Some(true) => s.push_str("Votes for a draw.\n"),
