@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 use std::sync::Arc;
 use store::{Occupant, TimeoutPolicy};
-use support::host_builder::{host_at, new_rps};
+use support::rps::{host_at, new_rps};
 
 const COMMITTED: &str = include_str!("../assets/ai-ratings.toml");
 

@@ -9,8 +9,9 @@ use games::diplomacy::geo::Power;
 use host::{DeadlineEvent, GameId, GameRules, Host, HostError, ManualClock, NewGame, Registry};
 use std::sync::Arc;
 use store::{Occupant, TimeoutPolicy};
-use support::host_builder::{host_with, new_rps};
+use support::host_builder::host_with;
 use support::rps::Rps;
+use support::rps::new_rps;
 
 const HOUR: i64 = 3600 * 1000;
 
