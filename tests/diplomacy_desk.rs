@@ -290,7 +290,8 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
             "Order a unit",
             "Map of my orders",
             "Ready",
-            "Propose a draw…"
+            "Propose a draw…",
+            "Send press…"
         ]
     );
     let rows = prompt.json["components"].as_array().unwrap();

@@ -4,6 +4,7 @@
 
 use super::leaderboard::{ScoringOption, leaderboard, profile, ratings, rules_of};
 use super::pause::{away, describe_leave, pause, resume};
+use super::press::{game_press, watch};
 use super::replay::replay;
 use super::{BotError, Context, components, messages};
 use host::{GameRow, GameStatus, Occupant, TimeoutPolicy};
@@ -46,7 +47,9 @@ pub enum Timeout {
         "leaderboard",
         "profile",
         "ratings",
-        "replay"
+        "replay",
+        "game_press",
+        "watch"
     ),
     subcommand_required
 )]

@@ -8,6 +8,7 @@
 //! - `game.rs`: `/game new|join|leave|ai|start|abort|forfeit|status|list|history`
 //! - `moves.rs`: `/move` (typed moves anywhere) and `/orders` (your pending action)
 //! - `dm.rs`: moves written in a direct message
+//! - `press.rs`: `/press`, `/game press` and `/game watch` (press and spectators)
 //! - `components.rs`: buttons and select menus (custom ids carry game and turn)
 //! - `outbox.rs`: delivery of announcements, with the closed-DM fallback
 //! - `scheduler.rs`: deadlines, reminders and AI seats
@@ -25,6 +26,7 @@ mod options;
 mod order_desk;
 mod outbox;
 mod pause;
+mod press;
 mod replay;
 mod scheduler;
 
@@ -133,7 +135,12 @@ impl Data {
 
 /// The slash commands.
 fn commands() -> Vec<poise::Command<Data, BotError>> {
-    vec![game::game(), moves::move_(), moves::orders()]
+    vec![
+        game::game(),
+        moves::move_(),
+        moves::orders(),
+        press::press(),
+    ]
 }
 
 /// A running bot.
@@ -469,7 +476,7 @@ async fn stop_signal() -> &'static str {
 /// The commands players use where they play, DMs included: registered
 /// globally even when `guild_id` keeps the others in one server (Discord
 /// offers only global commands in a DM).
-const DM_COMMANDS: &[&str] = &["move", "orders"];
+const DM_COMMANDS: &[&str] = &["move", "orders", "press"];
 
 /// Registers the commands unless Discord already has exactly these: all
 /// globally without a `guild_id`; with one, `/move` and `/orders` globally

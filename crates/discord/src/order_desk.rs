@@ -259,6 +259,9 @@ pub fn prompt_rows(desk: &Desk) -> Vec<CreateActionRow> {
             CreateButton::new(id("draw?"))
                 .label("Propose a draw…")
                 .style(ButtonStyle::Secondary),
+            CreateButton::new(id("press"))
+                .label("Send press…")
+                .style(ButtonStyle::Secondary),
         ]),
     ]
 }
@@ -583,6 +586,12 @@ async fn act(
     let value = value.unwrap_or_default();
     match parts.as_slice() {
         ["menu"] => Ok(unit_menu(&desk, "")),
+        ["press"] => Ok(Answer {
+            text: super::press::desk_answer(data, game).await?,
+            rows: Vec::new(),
+            file: None,
+            update: false,
+        }),
         ["map"] => {
             let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
             let text = format!(

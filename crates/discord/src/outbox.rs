@@ -471,6 +471,12 @@ async fn closed_or(
     if !matches!(error_code(&e), Some((_, 50007))) {
         return Err(e);
     }
+    // Press is between players: even that someone wrote to this player is
+    // not for the channel. The message stays in the game's press log.
+    if a.kind == AnnouncementKind::Press {
+        tracing::info!(%user, game_id = a.game_id, "press not delivered: the recipient's DMs are closed");
+        return Ok(());
+    }
     let who = game::mention(&user.to_string());
     let label = format!("{} #{}", a.game_kind, a.game_id);
     let text = match a.kind {

@@ -26,6 +26,8 @@ pub enum AnnouncementKind {
     Finished,
     /// The game was aborted.
     Aborted,
+    /// A message from another power, relayed by the bot (sent to the user).
+    Press,
 }
 
 /// One message for a channel or a user.

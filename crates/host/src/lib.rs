@@ -18,6 +18,7 @@ mod ladder;
 mod lobby;
 mod options;
 mod pause;
+mod press;
 mod ratings;
 mod registry;
 mod replay;
@@ -37,6 +38,7 @@ pub use pause::{
     AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, LeaveStatus, MAX_AWAY_DAYS,
     PauseOutcome, ResumeOutcome, names_and, take_leave_rules,
 };
+pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability, START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION,

@@ -7,10 +7,12 @@
 //! commit leaves nothing half done.
 
 mod pauses;
+mod press;
 mod ratings;
 mod rows;
 
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
+pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
@@ -31,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0002_deadline_extensions.sql"),
     include_str!("../../../migrations/0003_idle_deadlines.sql"),
     include_str!("../../../migrations/0004_ratings.sql"),
+    include_str!("../../../migrations/0005_press.sql"),
     include_str!("../../../migrations/0006_seat_terms.sql"),
     include_str!("../../../migrations/0007_weng_lin_scale.sql"),
     include_str!("../../../migrations/0008_pauses.sql"),

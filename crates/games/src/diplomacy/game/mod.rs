@@ -38,6 +38,7 @@
 mod detail;
 mod menu;
 mod phases;
+mod press_rule;
 mod state;
 mod validate;
 mod variant;
@@ -45,6 +46,7 @@ mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
 pub use menu::OrderChoice;
+pub use press_rule::PressRule;
 pub use variant::{Setup, setup};
 
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
@@ -79,6 +81,9 @@ pub struct DiplomacyOptions {
     /// The classic game with only these powers (names or initials, comma
     /// separated, at least two); the others' centres start neutral.
     pub powers: String,
+    /// The press rule: `full` (default), `anonymous`, `public-only` or
+    /// `gunboat` (see [`PressRule`]).
+    pub press: PressRule,
 }
 
 impl Default for DiplomacyOptions {
@@ -91,6 +96,7 @@ impl Default for DiplomacyOptions {
             extensions: 1,
             variant: String::new(),
             powers: String::new(),
+            press: PressRule::Full,
         }
     }
 }
