@@ -302,6 +302,16 @@ fn ai_seats_play_a_game_to_the_end_and_it_replays() {
             (i.target, a.kind, a.text)
         })
         .collect();
+    // The AI seat moves without a line of its own; only Alice's are posted.
+    let moved: Vec<&String> = sent
+        .iter()
+        .map(|(_, _, t)| t)
+        .filter(|t| t.contains("has moved"))
+        .collect();
+    assert!(
+        moved.iter().all(|t| t.starts_with("Alice has moved")),
+        "{moved:?}"
+    );
     // The result goes to the channel, then by DM to the person who played
     // (not to the AI seat).
     let n = sent.len();

@@ -236,7 +236,10 @@ impl Host {
                 waiting_for: Vec::new(),
             });
         }
-        if is_final && !was_final {
+        // AI seats move silently: at the start of a Diplomacy phase six AIs
+        // would post six near-identical lines; the people's lines (and the
+        // turn's result) say who is still awaited.
+        if is_final && !was_final && from_person {
             // In games with many seats (Diplomacy) the count says more at a
             // glance than the list of names.
             let many = awaiting.len() > 2;
