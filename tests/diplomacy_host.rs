@@ -109,29 +109,6 @@ fn engine(host: &Host, id: GameId) -> Diplomacy {
     serde_json::from_str(host.game(id).unwrap().state.as_deref().unwrap()).unwrap()
 }
 
-/// Every awaited human other than `skip` sends `done`; the AIs move; then the
-/// deadline passes (if the phase is still open).
-fn phase_missing(host: &Host, clock: &ManualClock, id: GameId, skip: &[&str]) {
-    let before = host.game(id).unwrap().turn;
-    let v = host.view(id, None).unwrap();
-    for s in v.seats.iter().filter(|s| s.awaited) {
-        if let Occupant::User(u) = &s.occupant
-            && !s.acted
-            && !skip.contains(&u.as_str())
-        {
-            host.submit(Some(id), u, "done").unwrap();
-        }
-    }
-    host.run_ai_turns(Some(id), 20).unwrap();
-    if host.game(id).unwrap().turn == before {
-        clock.advance(48 * HOUR);
-        assert_eq!(
-            host.fire_due_deadlines().unwrap(),
-            vec![DeadlineEvent::Resolved(id)]
-        );
-    }
-}
-
 fn outbox(host: &Host) -> Vec<(Target, host::Announcement)> {
     host.unsent(100_000)
         .unwrap()
@@ -168,9 +145,9 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     );
 
     // England (u1) misses Spring and Fall 1901: civil disorder.
-    phase_missing(&host, &clock, id, &["u1"]);
+    host_builder::phase_missing(&host, &clock, id, &["u1"]);
     assert!(host.open_seats(id).unwrap().is_empty());
-    phase_missing(&host, &clock, id, &["u1"]);
+    host_builder::phase_missing(&host, &clock, id, &["u1"]);
     let g = engine(&host, id);
     assert!(g.in_disorder(Power::England), "{}", g.phase_name());
     assert_eq!(g.phase_name(), "Spring 1902 movement");
@@ -266,7 +243,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
         )
         .unwrap();
     assert!(!r.resolved);
-    phase_missing(&host, &clock, id, &[]);
+    host_builder::phase_missing(&host, &clock, id, &[]);
     let g = engine(&host, id);
     let english: Vec<String> = g
         .units()
@@ -316,8 +293,8 @@ fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
     let host = diplomacy_host(dir.path(), "t.db", clock.clone());
     let id = started(&host, &[]);
     let tur = Power::Turkey.index();
-    phase_missing(&host, &clock, id, &["u6"]);
-    phase_missing(&host, &clock, id, &["u6"]);
+    host_builder::phase_missing(&host, &clock, id, &["u6"]);
+    host_builder::phase_missing(&host, &clock, id, &["u6"]);
     assert_eq!(host.open_seats(id).unwrap(), vec![tur]);
     let e = user_error(host.add_ai(id, "u1", None, None));
     assert!(e.contains("Only the creator"), "{e}");
@@ -547,8 +524,8 @@ fn replay_accepts_logged_states_from_before_a_field_was_added() {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let host = diplomacy_host(dir.path(), "old.db", clock.clone());
     let id = started(&host, &[]);
-    phase_missing(&host, &clock, id, &[]);
-    phase_missing(&host, &clock, id, &[]);
+    host_builder::phase_missing(&host, &clock, id, &[]);
+    host_builder::phase_missing(&host, &clock, id, &[]);
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
     drop(host);
 
@@ -578,7 +555,7 @@ fn history_hides_a_previous_players_orders_from_whoever_takes_the_seat() {
     let id = started(&host, &[]);
     host.submit(Some(id), "u1", "F lon - nth\ndraw\ndone")
         .unwrap();
-    phase_missing(&host, &clock, id, &[]);
+    host_builder::phase_missing(&host, &clock, id, &[]);
     let own = |viewer: &str| -> Vec<(u32, Option<String>)> {
         let mut out = Vec::new();
         for page in 1..=host.history(id, Some(1), Some(viewer)).unwrap().pages {
@@ -603,12 +580,12 @@ fn history_hides_a_previous_players_orders_from_whoever_takes_the_seat() {
     );
     // England stops answering until civil disorder; Bob takes it over.
     while !engine(&host, id).in_disorder(Power::England) {
-        phase_missing(&host, &clock, id, &["u1"]);
+        host_builder::phase_missing(&host, &clock, id, &["u1"]);
     }
     host.takeover(id, "bob", "Bob", Some(1)).unwrap();
     let taken_at = host.game(id).unwrap().turn;
     while host.game(id).unwrap().turn == taken_at {
-        phase_missing(&host, &clock, id, &[]);
+        host_builder::phase_missing(&host, &clock, id, &[]);
     }
     let bob_saw = own("bob");
     assert!(!bob_saw.is_empty());
@@ -660,7 +637,7 @@ fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
     let id = started(&host, &[]);
     host.submit(Some(id), "u0", "A Vie - Tyr\ndone").unwrap();
     host.submit(Some(id), "u4", "A Ven - Tyr\ndone").unwrap();
-    phase_missing(&host, &clock, id, &[]);
+    host_builder::phase_missing(&host, &clock, id, &[]);
     let (actions, report) = host.turn_record(id, 1).unwrap();
     let detail: PhaseDetail = serde_json::from_value(report.detail.clone().unwrap()).unwrap();
     // Austria and Italy bounce in Tyrolia.

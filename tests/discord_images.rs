@@ -8,7 +8,7 @@ mod support;
 use serde_json::json;
 use support::commands::opt;
 use support::fake_discord::{FakeDiscord, Msg, Upload};
-use support::messages::{channel_file, channel_msg, channel_where, dm_where, dm_with};
+use support::messages::{channel_file, channel_where, count_in_channel, dm_where, dm_with};
 use support::setup::{against_ai, diplomacy_against_holding_ais};
 use support::*;
 
@@ -95,14 +95,14 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
         "no orders before the first phase"
     );
     dm_with(&h.fake, ALICE, "Your move").await;
-    // The channel counts who is ready, never saying what they ordered.
-    channel_msg(&h.fake, ch, "(6 of 7 ready)").await;
     h.fake.dm(ALICE, "A Vie - Tyr\nF Tri - Alb\nA Bud - Ser");
     dm_where(&h.fake, ALICE, "the receipt", |m| {
         m.text().starts_with("Recorded")
     })
     .await;
     h.delivered().await;
+    // The six AI seats moved without a line each; Alice's orders are not final.
+    assert_eq!(count_in_channel(&h.fake, ch, "has moved"), 0);
     h.advance(86_400_000 + 1_000);
     let result = channel_file(&h.fake, ch, "map.png", |m| !m.text().contains("started")).await;
     assert_eq!(png_size(result.file("map.png").unwrap()), map_size);

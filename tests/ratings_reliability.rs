@@ -6,14 +6,12 @@ mod support;
 
 use games::diplomacy::Diplomacy;
 use games::diplomacy::geo::Power;
-use host::{DeadlineEvent, GameId, GameRules, Host, HostError, ManualClock, NewGame, Registry};
+use host::{GameId, GameRules, Host, HostError, ManualClock, NewGame, Registry};
 use std::sync::Arc;
-use store::{Occupant, TimeoutPolicy};
+use store::TimeoutPolicy;
 use support::host_builder::host_with;
 use support::rps::Rps;
 use support::rps::new_rps;
-
-const HOUR: i64 = 3600 * 1000;
 
 fn new_host(dir: &std::path::Path, clock: Arc<ManualClock>) -> Host {
     host_with(
@@ -50,34 +48,6 @@ fn diplomacy(host: &Host, channel: &str, rules: Option<GameRules>) -> GameId {
     }
     host.start(id, "u0").unwrap();
     id
-}
-
-/// Every person awaited sends `done` but those in `skip`, the AIs move;
-/// then the deadline passes if the phase is still open.
-fn phase(host: &Host, clock: &ManualClock, id: GameId, skip: &[&str]) {
-    let before = host.game(id).unwrap().turn;
-    for s in host
-        .view(id, None)
-        .unwrap()
-        .seats
-        .iter()
-        .filter(|s| s.awaited)
-    {
-        if let Occupant::User(u) = &s.occupant
-            && !s.acted
-            && !skip.contains(&u.as_str())
-        {
-            host.submit(Some(id), u, "done").unwrap();
-        }
-    }
-    host.run_ai_turns(Some(id), 20).unwrap();
-    if host.game(id).unwrap().turn == before {
-        clock.advance(48 * HOUR);
-        assert_eq!(
-            host.fire_due_deadlines().unwrap(),
-            vec![DeadlineEvent::Resolved(id)]
-        );
-    }
 }
 
 /// `bob` misses one deadline of two rps rounds: 50% reliable.
@@ -138,11 +108,11 @@ fn each_turn_counts_for_whoever_held_the_seat_then() {
     let ger = Power::Germany.index();
     let leaver = format!("u{ger}");
     // Spring 1901: Germany's player lets the deadline pass, then leaves.
-    phase(&host, &clock, id, &[&leaver]);
+    support::host_builder::phase_missing(&host, &clock, id, &[&leaver]);
     host.forfeit(id, &leaver).unwrap();
     host.takeover(id, "bob", "Bob", Some(ger)).unwrap();
     // Fall 1901: Bob orders in time.
-    phase(&host, &clock, id, &[]);
+    support::host_builder::phase_missing(&host, &clock, id, &[]);
     let r = |u: &str| host.reliability(Some("guild"), u).unwrap();
     let (l, b) = (r(&leaver), r("bob"));
     assert_eq!((l.turns_awaited, l.missed_deadlines), (1, 1), "{l:?}");
@@ -155,7 +125,7 @@ fn each_turn_counts_for_whoever_held_the_seat_then() {
     host.forfeit(id, "bob").unwrap();
     host.add_ai(id, "u0", Some("hold"), Some(ger)).unwrap();
     for _ in 0..3 {
-        phase(&host, &clock, id, &[]);
+        support::host_builder::phase_missing(&host, &clock, id, &[]);
     }
     assert_eq!(r("bob").turns_awaited, 1);
     assert_eq!(r(&leaver).turns_awaited, 1);

@@ -539,11 +539,23 @@ fn publish_unique(tmp: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
     )
 }
 
-/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (civil-from-days, proleptic
-/// Gregorian), so backup names sort by time without a date crate.
+/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds, so backup names sort by time
+/// without a date crate.
 fn utc_stamp(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
+    let (year, month, day) = utc_date(secs);
     let rem = secs.rem_euclid(86_400);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The UTC (year, month, day) of Unix seconds: Howard Hinnant's
+/// civil-from-days in the proleptic Gregorian calendar.
+pub(super) fn utc_date(secs: i64) -> (i64, i64, i64) {
+    let days = secs.div_euclid(86_400);
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -553,12 +565,7 @@ fn utc_stamp(secs: i64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    (year, month, day)
 }
 
 #[cfg(test)]

@@ -4,7 +4,10 @@
 //! `#[path = "support/host_builder.rs"] mod host_builder;`.
 #![allow(dead_code)]
 
-use host::{Clock, Host, HostSettings, ManualClock, NewGame, Registry, TimeoutPolicy};
+use host::{
+    Clock, DeadlineEvent, GameId, Host, HostSettings, ManualClock, NewGame, Occupant, Registry,
+    TimeoutPolicy,
+};
 use std::path::Path;
 use std::sync::Arc;
 use store::Store;
@@ -75,5 +78,29 @@ pub fn diplomacy_request(options: serde_json::Value, seed: u64, creator_plays: b
         turn_seconds: None,
         timeout_policy: TimeoutPolicy::Default,
         creator_plays,
+    }
+}
+
+/// One Diplomacy phase of a host test: every awaited person but those in
+/// `skip` sends `done`, the AIs move, then the 48-hour deadline passes if
+/// the phase is still open.
+pub fn phase_missing(host: &Host, clock: &ManualClock, id: GameId, skip: &[&str]) {
+    let before = host.game(id).unwrap().turn;
+    let view = host.view(id, None).unwrap();
+    for s in view.seats.iter().filter(|s| s.awaited) {
+        if let Occupant::User(u) = &s.occupant
+            && !s.acted
+            && !skip.contains(&u.as_str())
+        {
+            host.submit(Some(id), u, "done").unwrap();
+        }
+    }
+    host.run_ai_turns(Some(id), 20).unwrap();
+    if host.game(id).unwrap().turn == before {
+        clock.advance(48 * 3600 * 1000);
+        assert_eq!(
+            host.fire_due_deadlines().unwrap(),
+            vec![DeadlineEvent::Resolved(id)]
+        );
     }
 }
