@@ -703,6 +703,9 @@ async fn anonymous_press_reaches_only_the_recipient_as_from_france() {
     assert!(sealed.contains("sealed"), "{sealed}");
     let r = command(&h.fake, ALICE, CH, &["game", "abort"], json!([])).await;
     assert!(r.contains("aborted"), "{r}");
+    // The game's history points to its press once it is over.
+    let history = command(&h.fake, BOB, CH, &["game", "history"], json!([])).await;
+    assert!(history.contains("`/game press id:1`"), "{history}");
     let log = command(
         &h.fake,
         MOD,

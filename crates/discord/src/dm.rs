@@ -8,7 +8,8 @@ use poise::serenity_prelude as serenity;
 
 const HELP: &str = "Send me your move as text (Diplomacy: one order per line). \
 If you play several games, start with the game's number, e.g. `#12 play`. \
-In a server channel: `/game status` shows your view, `/orders` what you sent this turn.";
+`/orders` shows what you sent this turn, `/press` writes to other Diplomacy powers \
+(as the game's press rule allows), and `/game status` in the game's channel shows your view.";
 
 /// The one reply to a flood of DMs. A line continuation with `\` keeps the
 /// source's indentation out of the text.

@@ -398,14 +398,22 @@ pub async fn history(
         .data()
         .host(move |h| h.history(gid, page, Some(&user)))
         .await?;
+    // The press is part of the game's story once it is over (sealed before).
+    let press = if g.kind == "diplomacy"
+        && matches!(g.status, GameStatus::Finished | GameStatus::Aborted)
+    {
+        format!("The press of this game: `/game press id:{}`.\n", g.id)
+    } else {
+        String::new()
+    };
     if h.total == 0 {
         return say(
             ctx,
-            format!("{} has no resolved turns yet.", game_label(&g)),
+            format!("{} has no resolved turns yet.\n{press}", game_label(&g)),
         )
         .await;
     }
-    let text = describe_history(&game_label(&g), &h);
+    let text = describe_history(&game_label(&g), &h) + &press;
     // A page of long reports (Diplomacy) takes several messages, not a cut.
     for part in messages::split(&text, messages::MAX_CONTENT) {
         ctx.send(poise::CreateReply::default().content(part).ephemeral(true))
