@@ -379,22 +379,7 @@ impl Host {
             if let Some(Occupant::User(user)) =
                 seats.iter().find(|s| s.seat == *seat).map(|s| &s.occupant)
             {
-                self.announce(
-                    tx,
-                    &row,
-                    Target::User(user.clone()),
-                    Announcement {
-                        game_id: row.id,
-                        game_kind: row.kind.clone(),
-                        channel_id: row.channel_id.clone(),
-                        kind: AnnouncementKind::Private,
-                        turn: row.turn,
-                        text: text.clone(),
-                        board: None,
-                        choices: Vec::new(),
-                        deadline: None,
-                    },
-                )?;
+                self.tell_user(tx, &row, user, text.clone())?;
             }
         }
         match engine.outcome() {
@@ -442,25 +427,36 @@ impl Host {
         // not only in a channel they may not be watching.
         for seat in seats {
             if let Occupant::User(user) = &seat.occupant {
-                self.announce(
-                    tx,
-                    row,
-                    Target::User(user.clone()),
-                    Announcement {
-                        game_id: row.id,
-                        game_kind: row.kind.clone(),
-                        channel_id: row.channel_id.clone(),
-                        kind: AnnouncementKind::Private,
-                        turn: row.turn,
-                        text: format!("A game you play has ended. {text}"),
-                        board: None,
-                        choices: Vec::new(),
-                        deadline: None,
-                    },
-                )?;
+                self.tell_user(tx, row, user, format!("A game you play has ended. {text}"))?;
             }
         }
         Ok(())
+    }
+
+    /// A private note for one user about a game, delivered by DM.
+    fn tell_user(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        user: &str,
+        text: String,
+    ) -> Result<(), HostError> {
+        self.announce(
+            tx,
+            row,
+            Target::User(user.to_string()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind: AnnouncementKind::Private,
+                turn: row.turn,
+                text,
+                board: None,
+                choices: Vec::new(),
+                deadline: None,
+            },
+        )
     }
 
     /// Sets the new turn's deadline and prompts the people it awaits.
