@@ -656,32 +656,24 @@ fn legend(s: &mut String, pos: &MapPosition) {
     // Key, right-aligned on the title row.
     let ky = top + 19.0;
     let mut x = 640.0;
-    s.push_str(&token_svg(
-        UnitKind::Army,
-        (x, ky),
-        "#ffffff",
-        r##" stroke="#111" stroke-width="1.5""##,
-    ));
-    let _ = write!(
-        s,
-        r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#111">army</text>"##,
-        x + 15.0,
-        ky + 4.0
-    );
-    x += 62.0;
-    s.push_str(&token_svg(
-        UnitKind::Fleet,
-        (x, ky),
-        "#ffffff",
-        r##" stroke="#111" stroke-width="1.5""##,
-    ));
-    let _ = write!(
-        s,
-        r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#111">fleet</text>"##,
-        x + 15.0,
-        ky + 4.0
-    );
-    x += 70.0;
+    for (kind, word, width) in [
+        (UnitKind::Army, "army", 62.0),
+        (UnitKind::Fleet, "fleet", 70.0),
+    ] {
+        s.push_str(&token_svg(
+            kind,
+            (x, ky),
+            "#ffffff",
+            r##" stroke="#111" stroke-width="1.5""##,
+        ));
+        let _ = write!(
+            s,
+            r##"<text x="{:.0}" y="{:.0}" font-size="12" fill="#111">{word}</text>"##,
+            x + 15.0,
+            ky + 4.0
+        );
+        x += width;
+    }
     let _ = write!(
         s,
         r##"<circle cx="{x:.0}" cy="{ky:.0}" r="5" fill="#ffffff" stroke="#111" stroke-width="1.5"/><text x="{:.0}" y="{:.0}" font-size="12" fill="#111">centre</text>"##,
