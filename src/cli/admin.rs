@@ -13,8 +13,41 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use store::{GameStatus, Store, StoreError, TurnLogSpan, schema_version_known};
 
+/// How `gamehost run` splits the gateway between processes.
+#[derive(clap::Args, Debug, Default)]
+pub struct RunArgs {
+    /// The gateway shards this process runs: `A..B` (B not included),
+    /// `A..=B`, or one shard `A`. Needs `--shard-total`. Run shard 0 in one
+    /// of the processes: Discord sends DMs to shard 0 only.
+    #[arg(long, value_name = "A..B", requires = "shard_total")]
+    pub shards: Option<String>,
+    /// How many shards the bot runs across all its processes.
+    #[arg(long, value_name = "N")]
+    pub shard_total: Option<u32>,
+}
+
+impl RunArgs {
+    /// The shard range asked for, checked; `None` for a one-process bot.
+    pub fn shard_range(&self) -> anyhow::Result<Option<discord::ShardRange>> {
+        match (&self.shards, self.shard_total) {
+            (None, None) => Ok(None),
+            (None, Some(total)) => discord::ShardRange::parse(&format!("0..{total}"), total)
+                .map(Some)
+                .map_err(anyhow::Error::msg),
+            (Some(range), Some(total)) => discord::ShardRange::parse(range, total)
+                .map(Some)
+                .map_err(anyhow::Error::msg),
+            (Some(_), None) => bail!(
+                "`--shards` needs `--shard-total N`, the number of shards across all processes"
+            ),
+        }
+    }
+}
+
 /// Starts the Discord bot, or explains clearly why it cannot.
-pub fn run_bot(config: Config) -> anyhow::Result<()> {
+pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
+    // Bad flags are refused before anything is opened or logged in.
+    let shards = args.shard_range()?;
     if config.token().is_none() {
         bail!(
             "no Discord token: set the DISCORD_TOKEN environment variable or `[discord] token` \
@@ -53,7 +86,8 @@ pub fn run_bot(config: Config) -> anyhow::Result<()> {
             report.problems.len()
         );
     }
-    let settings = bot_settings(&config, host.registry());
+    let mut settings = bot_settings(&config, host.registry());
+    settings.shards = shards;
     discord::run_blocking(settings, Arc::new(host))
 }
 
@@ -77,6 +111,7 @@ pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotS
         // Config::load has checked the policy's name.
         timeout_policy: host::TimeoutPolicy::parse(&config.deadlines.timeout_policy)
             .unwrap_or(host::TimeoutPolicy::Default),
+        shards: None,
     }
 }
 

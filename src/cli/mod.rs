@@ -36,7 +36,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run the Discord bot (needs a token: DISCORD_TOKEN or `[discord] token`).
-    Run,
+    Run(admin::RunArgs),
     /// Play a game in this terminal against the AI, no Discord needed.
     Play(crate::terminal::PlayArgs),
     /// Check the database: every game loads and replays from its turn log.
@@ -112,9 +112,9 @@ pub fn error_line(e: &anyhow::Error) -> String {
 
 fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Run => {
+        Command::Run(args) => {
             let config = load_config(&cli.config)?;
-            admin::run_bot(config)
+            admin::run_bot(config, &args)
         }
         Command::Play(args) => {
             let config = load_config(&cli.config)?;

@@ -8,6 +8,7 @@ pub mod fake_discord;
 pub mod games;
 pub mod host_builder;
 pub mod messages;
+pub mod process;
 pub mod rps;
 pub mod setup;
 
@@ -105,6 +106,7 @@ impl Harness {
                 .map(|kind| (kind.to_string(), 0))
                 .collect(),
             timeout_policy: host::TimeoutPolicy::Default,
+            shards: None,
         }
     }
 

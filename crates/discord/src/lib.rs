@@ -29,9 +29,11 @@ mod pause;
 mod press;
 mod replay;
 mod scheduler;
+pub mod shards;
 
 pub use error::BotError;
 pub use scheduler::ai_workers;
+pub use shards::ShardRange;
 
 use host::TimeoutPolicy;
 use host::{Clock, Host, SystemClock};
@@ -60,6 +62,9 @@ pub struct BotSettings {
     pub turn_seconds: std::collections::BTreeMap<String, u64>,
     /// What happens to a seat that misses a deadline, unless `/game new` says.
     pub timeout_policy: TimeoutPolicy,
+    /// The gateway shards this process runs; `None`: the one shard of a
+    /// one-process bot.
+    pub shards: Option<ShardRange>,
 }
 
 impl std::fmt::Debug for BotSettings {
@@ -68,6 +73,7 @@ impl std::fmt::Debug for BotSettings {
             .field("token", &"<redacted>")
             .field("api_base", &self.api_base)
             .field("guild_id", &self.guild_id)
+            .field("shards", &self.shards)
             .finish_non_exhaustive()
     }
 }
@@ -210,7 +216,19 @@ impl Bot {
             .framework(framework)
             .await?;
         let shard_manager = client.shard_manager.clone();
-        let client = tokio::spawn(async move { client.start().await });
+        let client = match settings.shards {
+            None => tokio::spawn(async move { client.start().await }),
+            Some(range) => {
+                tracing::info!(shards = %range, "starting the gateway shards");
+                // serenity's `start_shard_range(a..b, n)` starts shards a
+                // through b inclusive, so the half-open range ends one early.
+                tokio::spawn(async move {
+                    client
+                        .start_shard_range(range.first..range.end - 1, range.total)
+                        .await
+                })
+            }
+        };
         Ok(Bot {
             client,
             shard_manager,

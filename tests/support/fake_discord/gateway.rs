@@ -1,6 +1,12 @@
-//! The fake's gateway: one websocket session at a time (a restarted bot
-//! reconnects), HELLO / IDENTIFY / READY / heartbeats, then the events the
-//! tests inject.
+//! The fake's gateway: one websocket session per shard (a restarted bot
+//! reconnects and replaces its shard's session), HELLO / IDENTIFY / READY /
+//! heartbeats, then the events the tests inject.
+//!
+//! Sharding as Discord does it: IDENTIFY names `[shard_id, num_shards]`;
+//! a guild's events go to shard `(guild_id >> 22) % num_shards` and DMs to
+//! shard 0 only. An IDENTIFY with fewer shards than the fake requires is
+//! closed with 4011 ("Sharding required"), one with a shard id out of range
+//! or another total with 4010 ("Invalid shard").
 
 use super::{APP_ID, Shared, TOKEN};
 use futures_util::{SinkExt, StreamExt};
@@ -76,9 +82,29 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
         ws.send(Message::Close(Some(close))).await.ok();
         return Err("IDENTIFY with a wrong token".into());
     }
+    let (shard_id, shard_total) = identified_shard(&identify["d"]["shard"]);
+    let required = shared.with(|s| s.shard_total);
+    let refusal = if shard_total < required {
+        Some((4011, "Sharding required."))
+    } else if shard_id >= shard_total || shard_total != required {
+        Some((4010, "Invalid shard."))
+    } else {
+        None
+    };
+    if let Some((code, reason)) = refusal {
+        let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: code.into(),
+            reason: reason.into(),
+        };
+        ws.send(Message::Close(Some(close))).await.ok();
+        return Err(format!(
+            "IDENTIFY as shard [{shard_id}, {shard_total}] where {required} shard(s) are required"
+        ));
+    }
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     let session_no = shared.with(|s| {
         s.identify = Some(identify["d"].clone());
+        s.identifies.push(identify["d"].clone());
         s.seq += 1;
         s.seq
     });
@@ -89,7 +115,7 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
         "guilds": [],
         "session_id": format!("session-{session_no}"),
         "resume_gateway_url": shared.gateway_url,
-        "shard": [0, 1],
+        "shard": [shard_id, shard_total],
         "application": {"id": APP_ID.to_string(), "flags": 0},
     });
     validate_event("READY", &ready).map_err(|e| format!("bad READY fixture: {e}"))?;
@@ -98,8 +124,7 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
         .await
         .map_err(|e| e.to_string())?;
     shared.with(|s| {
-        s.gateway = Some(tx);
-        s.gateway_session = session_no;
+        s.gateways.insert(shard_id, (session_no, tx));
         s.sessions += 1;
     });
     let result = loop {
@@ -125,9 +150,31 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
         }
     };
     shared.with(|s| {
-        if s.gateway_session == session_no {
-            s.gateway = None;
+        if s.gateways.get(&shard_id).map(|(n, _)| *n) == Some(session_no) {
+            s.gateways.remove(&shard_id);
         }
     });
     result
+}
+
+/// The `[shard_id, num_shards]` of an IDENTIFY; without one, shard 0 of 1.
+fn identified_shard(shard: &Value) -> (u32, u32) {
+    let part = |i: usize, default: u32| {
+        shard
+            .get(i)
+            .and_then(Value::as_u64)
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(default)
+    };
+    (part(0, 0), part(1, 1))
+}
+
+/// The shard whose session receives an event: a guild's events go to
+/// `(guild_id >> 22) % num_shards`, everything else (DMs) to shard 0.
+pub fn shard_of(d: &Value, shard_total: u32) -> u32 {
+    let guild = d["guild_id"].as_str().and_then(|g| g.parse::<u64>().ok());
+    match guild {
+        Some(g) => ((g >> 22) % u64::from(shard_total.max(1))) as u32,
+        None => 0,
+    }
 }

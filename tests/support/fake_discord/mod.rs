@@ -34,8 +34,10 @@ use tokio::sync::{Notify, mpsc};
 
 /// The application (and bot user) id of the fake bot.
 pub const APP_ID: u64 = 4_000_000_000_000_001;
-/// The guild the tests play in.
+/// The guild the tests play in (on shard 1 when the bot runs 2 shards).
 pub const GUILD_ID: u64 = 5_000_000_000_000_001;
+/// A second guild, on shard 0 when the bot runs 2 shards.
+pub const GUILD_ON_SHARD_0: u64 = 5_000_000_004_194_305;
 /// The token the bot must present.
 pub const TOKEN: &str = "fake-token.not-a-secret";
 
@@ -215,6 +217,13 @@ pub struct State {
     pub command_puts: usize,
     /// The last IDENTIFY payload.
     pub identify: Option<Value>,
+    /// Every IDENTIFY payload accepted, in order.
+    pub identifies: Vec<Value>,
+    /// How many gateway shards the bot must run (`GET /gateway/bot` says so;
+    /// an IDENTIFY with another total is refused).
+    pub shard_total: u32,
+    /// The guild of each guild channel the tests use other than [`GUILD_ID`]'s.
+    pub channel_guilds: HashMap<u64, u64>,
     /// Number of gateway sessions that reached READY.
     pub sessions: usize,
     /// Interactions by token.
@@ -232,8 +241,8 @@ pub struct State {
     /// Nonces used per (channel, nonce): the message and when it was created.
     pub(crate) nonces: HashMap<(u64, String), (u64, Instant)>,
     pub(crate) next_id: u64,
-    pub(crate) gateway: Option<mpsc::UnboundedSender<String>>,
-    pub(crate) gateway_session: u64,
+    /// The live session of each shard: its number and its sender.
+    pub(crate) gateways: std::collections::BTreeMap<u32, (u64, mpsc::UnboundedSender<String>)>,
     pub(crate) seq: u64,
 }
 
@@ -330,13 +339,22 @@ impl Shared {
 }
 
 impl FakeDiscord {
-    /// Starts the REST server and the gateway on ephemeral ports.
+    /// Starts the REST server and the gateway on ephemeral ports, for a bot
+    /// on one gateway shard.
     pub async fn start() -> FakeDiscord {
+        FakeDiscord::start_sharded(1).await
+    }
+
+    /// Starts the fake for a bot that must run `shard_total` gateway shards.
+    pub async fn start_sharded(shard_total: u32) -> FakeDiscord {
         let rest = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let gw = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", rest.local_addr().unwrap());
         let gateway_url = format!("ws://{}", gw.local_addr().unwrap());
-        let state = Arc::new(Mutex::new(State::default()));
+        let state = Arc::new(Mutex::new(State {
+            shard_total: shard_total.max(1),
+            ..State::default()
+        }));
         let changed = Arc::new(Notify::new());
         let shared = Shared {
             state: state.clone(),
@@ -405,9 +423,26 @@ impl FakeDiscord {
     /// Waits for a gateway session to be READY (`n` sessions so far).
     pub async fn wait_ready(&self, n: usize) {
         self.wait_for("the bot to connect", |s| {
-            (s.sessions >= n && s.gateway.is_some()).then_some(())
+            (s.sessions >= n && !s.gateways.is_empty()).then_some(())
         })
         .await;
+    }
+
+    /// Waits until every shard in `shards` has a live session.
+    pub async fn wait_shards(&self, shards: &[u32]) {
+        let want: Vec<u32> = shards.to_vec();
+        self.wait_for("the shards to connect", move |s| {
+            want.iter()
+                .all(|id| s.gateways.contains_key(id))
+                .then_some(())
+        })
+        .await;
+    }
+
+    /// Puts a guild channel in `guild` (channels are in [`GUILD_ID`] otherwise).
+    pub fn put_channel_in_guild(&self, channel: u64, guild: u64) {
+        self.shared()
+            .with(|s| s.channel_guilds.insert(channel, guild));
     }
 
     /// Waits for the bot to register its commands.
@@ -433,10 +468,12 @@ impl FakeDiscord {
             .unwrap_or_else(|e| panic!("bad fixture for {t}: {e}\n{d:#}"));
         self.shared().with(|s| {
             s.seq += 1;
+            let shard = gateway::shard_of(&d, s.shard_total);
             let frame = json!({"op": 0, "t": t, "s": s.seq, "d": d}).to_string();
-            s.gateway
-                .as_ref()
-                .expect("no gateway session")
+            s.gateways
+                .get(&shard)
+                .unwrap_or_else(|| panic!("no gateway session for shard {shard}"))
+                .1
                 .send(frame)
                 .expect("gateway closed");
         });
@@ -479,7 +516,13 @@ impl FakeDiscord {
             "attachment_size_limit": 8_388_608,
         });
         if in_guild {
-            v["guild_id"] = json!(GUILD_ID.to_string());
+            let guild = self
+                .state()
+                .channel_guilds
+                .get(&channel)
+                .copied()
+                .unwrap_or(GUILD_ID);
+            v["guild_id"] = json!(guild.to_string());
             v["guild_locale"] = json!("en-US");
             v["member"] = self.member_json(user, moderator);
         } else {

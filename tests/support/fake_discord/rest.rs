@@ -292,8 +292,10 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
         ("GET", ["gateway"]) => (StatusCode::OK, Some(json!({"url": shared.gateway_url}))),
         ("GET", ["gateway", "bot"]) => (
             StatusCode::OK,
-            Some(json!({"url": shared.gateway_url, "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})),
+            Some(
+                json!({"url": shared.gateway_url, "shards": shared.with(|s| s.shard_total),
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}}),
+            ),
         ),
         ("GET", ["users", "@me"]) => (StatusCode::OK, Some(bot_user())),
         ("GET", ["applications", a, "commands"]) if *a == app => {
@@ -608,7 +610,8 @@ fn insert_message(
         m["components"] = json!([]);
     }
     if o.dm_user.is_none() {
-        m["guild_id"] = json!(GUILD_ID.to_string());
+        let guild = s.channel_guilds.get(&channel).copied().unwrap_or(GUILD_ID);
+        m["guild_id"] = json!(guild.to_string());
     }
     serde_json::from_value::<serenity::model::channel::Message>(m.clone())
         .map_err(|e| format!("message unreadable as serenity Message: {e}"))?;
