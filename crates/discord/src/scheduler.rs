@@ -27,11 +27,15 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 /// One AI decision: a seat's move in one turn of one game.
 type DecisionKey = (GameId, u32, Seat);
 
-/// AI decisions that run at once: one per core (at least two, so a slow
-/// decision never holds up every other game; at most eight, so AI seats
-/// leave the machine to the rest of the bot).
+/// AI decisions that run at once: four per core, at least 16, at most 64.
+/// Every AI level thinks against a wall-clock deadline (the AI budget), so
+/// more decisions than cores make each search shallower while the machine
+/// is busy but never make a prompt later than the budget; with one worker
+/// per core, the twelfth of twelve games started together waited for five
+/// decisions before its own. The cap keeps a flood of games from starting
+/// unbounded threads: decisions beyond it wait for a free worker.
 pub fn ai_workers() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8))
+    std::thread::available_parallelism().map_or(16, |n| (n.get() * 4).clamp(16, 64))
 }
 
 /// Runs until the bot stops (seen between two steps, so a deadline being
