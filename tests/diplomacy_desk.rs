@@ -131,6 +131,45 @@ fn builds_beyond_the_allowance_are_refused_when_typed_and_hints_count_them() {
     assert!(twice.refused.is_empty() && twice.notes.is_empty());
 }
 
+#[test]
+fn a_refused_line_hints_with_orders_of_the_powers_own_units() {
+    use ::games::diplomacy::geo::Power;
+    let g = new_game();
+    for power in Power::ALL {
+        let refusal = g.check_line(power, "A Par - Mos").unwrap_err();
+        let hint = refusal.expected;
+        let examples: Vec<&str> = hint.split('`').skip(1).step_by(2).collect();
+        assert!(examples.len() >= 2, "{power:?}: {hint}");
+        for ex in &examples {
+            assert!(
+                g.check_line(power, ex).is_ok(),
+                "{power:?}: `{ex}` is refused\n{hint}"
+            );
+        }
+        // Nobody but France is shown France's opening.
+        assert_eq!(
+            hint.contains("A Par - Bur"),
+            power == Power::France && examples.contains(&"A Par - Bur"),
+            "{power:?}: {hint}"
+        );
+    }
+}
+
+#[test]
+fn an_army_ordered_to_a_coast_moves_to_the_province_and_is_echoed_so() {
+    use ::games::diplomacy::geo::Power;
+    let g = new_game();
+    // Spring 1901: France's army in Marseilles may move to Spain.
+    let typed = g.check_line(Power::France, "A Mar - Spa/sc").unwrap();
+    let plain = g.check_line(Power::France, "A Mar - Spa").unwrap();
+    assert_eq!(typed, plain);
+    let m = ::games::diplomacy::geo::Map::standard();
+    assert_eq!(typed.canonical(m), "A Mar - Spa");
+    // A fleet keeps its coast: it is part of the order.
+    let fleet = g.check_line(Power::Russia, "F Stp/sc - Bot").unwrap();
+    assert_eq!(fleet.canonical(m), "F Stp/sc - Bot");
+}
+
 /// The bot's messages to `user` after the message `after`.
 fn dms_after(h: &Harness, user: u64, after: u64) -> Vec<Msg> {
     h.fake

@@ -177,7 +177,7 @@ impl Diplomacy {
                             to: Some(to),
                         });
                         // Checked first: it is cheap and rules out most.
-                        if self.check_order(power, support).is_ok() && self.may_move(other, to) {
+                        if self.legal_order(power, support).is_some() && self.may_move(other, to) {
                             candidates.push(support);
                         }
                     }
@@ -200,7 +200,7 @@ impl Diplomacy {
         }
         let mut legal: Vec<Order> = candidates
             .into_iter()
-            .filter_map(|o| self.check_order(power, o).ok())
+            .filter_map(|o| self.legal_order(power, o))
             .collect();
         // A fleet whose move is legal to a coast and to the bare province
         // of a split-coast province is offered the coasts only.
@@ -239,7 +239,7 @@ impl Diplomacy {
                     via_convoy: false,
                 },
             };
-            self.check_order(unit.power, mv).is_ok()
+            self.legal_order(unit.power, mv).is_some()
         })
     }
 
@@ -335,9 +335,9 @@ impl Diplomacy {
         let mut out: Vec<Order> = self
             .build_choices(power)
             .into_iter()
-            .filter_map(|o| self.check_order(power, o).ok())
+            .filter_map(|o| self.legal_order(power, o))
             .collect();
-        if self.check_order(power, Order::Waive).is_ok() {
+        if self.legal_order(power, Order::Waive).is_some() {
             out.push(Order::Waive);
         }
         out

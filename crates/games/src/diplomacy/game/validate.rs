@@ -24,8 +24,27 @@ impl Diplomacy {
         self.check_parsed(power, o, &o.canonical(map()))
     }
 
+    /// Whether `o` is legal for `power` now, by the very check of
+    /// [`Diplomacy::check_order`], returning the order as that would; used
+    /// by the menus, which only need the answer: no hint is written (the
+    /// hint's examples are found with this very check).
+    pub(super) fn legal_order(&self, power: Power, o: Order) -> Option<Order> {
+        self.check_parsed_hinted(power, o, "", false).ok()
+    }
+
     fn check_parsed(&self, power: Power, o: Order, line: &str) -> Result<Order, ActionError> {
+        self.check_parsed_hinted(power, o, line, true)
+    }
+
+    fn check_parsed_hinted(
+        &self,
+        power: Power,
+        o: Order,
+        line: &str,
+        hinted: bool,
+    ) -> Result<Order, ActionError> {
         let m = map();
+        let o = self.army_destinations_without_coasts(o);
         let wrong_phase = |what: &str| {
             err(
                 format!(
@@ -124,10 +143,46 @@ impl Diplomacy {
                             | crate::diplomacy::judge::Reason::NoRemovalsLeft
                     ) =>
             {
-                Err(err(format!("`{line}`: {}.", r.text(m)), self.hint(power)))
+                let hint = if hinted {
+                    self.hint(power)
+                } else {
+                    String::new()
+                };
+                Err(err(format!("`{line}`: {}.", r.text(m)), hint))
             }
             _ => Ok(self.fill_unit(o)),
         }
+    }
+
+    /// An army's move or retreat to a coast (`A Wal - Spa/nc`) is taken as
+    /// the move to the province (`A Wal - Spa`), and echoed so: coasts
+    /// matter to fleets only, an army in Spain is on neither coast, and a
+    /// player who wrote one meant the province. (The alternative, refusing
+    /// the line, would punish a harmless slip; keeping the coast would echo
+    /// an order that cannot exist.)
+    fn army_destinations_without_coasts(&self, o: Order) -> Order {
+        let m = map();
+        let Order::Unit { unit, at, kind } = o else {
+            return o;
+        };
+        let on_board = self
+            .units
+            .iter()
+            .chain(self.dislodged.iter().map(|d| &d.unit))
+            .rfind(|u| m.prov_of(u.loc) == m.prov_of(at))
+            .map(|u| u.kind);
+        if unit.or(on_board) != Some(crate::diplomacy::order::UnitKind::Army) {
+            return o;
+        }
+        let kind = match kind {
+            OrderKind::Move { to, via_convoy } => OrderKind::Move {
+                to: m.prov_of(to),
+                via_convoy,
+            },
+            OrderKind::Retreat { to } => OrderKind::Retreat { to: m.prov_of(to) },
+            other => other,
+        };
+        Order::Unit { unit, at, kind }
     }
 
     pub(super) fn fill_unit(&self, o: Order) -> Order {
@@ -149,6 +204,64 @@ impl Diplomacy {
         }
     }
 
+    /// Up to three orders `power` could really give now, as examples in a
+    /// hint: a move, a support and a convoy of its own units where it has
+    /// them (France's `A Par - Bur` means nothing to Turkey). A support or
+    /// convoy of one of the power's own units is preferred, a support to
+    /// move over a support to hold. A power with no unit that can do any of
+    /// these gets the rulebook's examples.
+    pub(super) fn movement_examples(&self, power: Power) -> Vec<String> {
+        use super::menu::OrderChoice;
+        let m = map();
+        let own = |at: crate::diplomacy::geo::LocId| {
+            self.units
+                .iter()
+                .any(|u| u.power == power && m.prov_of(u.loc) == m.prov_of(at))
+        };
+        // Lower is a better example.
+        let rank = |o: &Order| match o {
+            Order::Unit {
+                kind: OrderKind::Support { from, to, .. },
+                ..
+            } => u8::from(!own(*from)) * 2 + u8::from(to.is_none()),
+            Order::Unit {
+                kind: OrderKind::Convoy { from, .. },
+                ..
+            } => u8::from(!own(*from)),
+            _ => 0,
+        };
+        let mut best: [(OrderChoice, Option<(u8, Order)>); 3] = [
+            (OrderChoice::Move, None),
+            (OrderChoice::Support, None),
+            (OrderChoice::Convoy, None),
+        ];
+        for unit in self.units.iter().filter(|u| u.power == power) {
+            for o in self.legal_unit_orders(power, unit.loc) {
+                let choice = OrderChoice::of(&o);
+                if let Some((_, slot)) = best.iter_mut().find(|(c, _)| *c == choice) {
+                    let r = rank(&o);
+                    if slot.as_ref().is_none_or(|(old, _)| r < *old) {
+                        *slot = Some((r, o));
+                    }
+                }
+            }
+        }
+        let examples: Vec<String> = best
+            .into_iter()
+            .filter_map(|(_, o)| o.map(|(_, o)| format!("`{}`", o.canonical(m))))
+            .collect();
+        if examples.is_empty() {
+            return [
+                "`A Par - Bur`",
+                "`F Lon S F Nth - Eng`",
+                "`F Nth C A Lon - Nwy`",
+            ]
+            .map(String::from)
+            .to_vec();
+        }
+        examples
+    }
+
     /// What the power may order now, as a hint after a refused line.
     pub(super) fn hint(&self, power: Power) -> String {
         self.hint_with(power, &[])
@@ -162,8 +275,9 @@ impl Diplomacy {
             PhaseKind::Movement => {
                 let us = self.unit_names_of(power);
                 format!(
-                    "Your units: {}. Write e.g. `A Par - Bur`, `F Lon S F Nth - Eng`, `F Nth C A Lon - Nwy`.",
-                    us.join(", ")
+                    "Your units: {}. Write e.g. {}.",
+                    us.join(", "),
+                    self.movement_examples(power).join(", ")
                 )
             }
             PhaseKind::Retreat => {
