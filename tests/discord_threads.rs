@@ -11,7 +11,7 @@ mod support;
 
 use serde_json::json;
 use support::commands::{command, game_id, opt};
-use support::fake_discord::{FakeDiscord, Msg, State};
+use support::fake_discord::{Msg, State};
 use support::setup::{add_ai, start};
 use support::*;
 
@@ -121,64 +121,65 @@ async fn a_card_game_plays_in_its_thread_with_one_message_a_turn() {
         "{text}"
     );
     let turns = h.host().game(id).unwrap().turn as usize;
-    let s = h.fake.state();
-    let msgs = game_messages(&s, CH, Some(thread.id));
-    // Lobby, start, one message per turn, the end: at most N + 3.
-    assert!(
-        msgs.len() <= turns + 3,
-        "{} messages for {turns} turns:\n{}",
-        msgs.len(),
-        s.dump()
-    );
-    // The lobby stayed one message, edited in place, its buttons disabled.
-    let lobby: Vec<&Msg> = msgs
-        .iter()
-        .filter(|m| m.text().contains("created cards"))
-        .collect();
-    assert_eq!(lobby.len(), 1, "{}", s.dump());
-    assert_eq!(lobby[0].id, thread.id);
-    assert!(
-        s.edits.get(&lobby[0].id).copied().unwrap_or(0) >= 2,
-        "{:?}",
-        s.edits
-    );
-    assert!(
-        lobby[0].buttons_disabled(),
-        "{:?}",
-        lobby[0].json["components"]
-    );
-    assert!(
-        lobby[0].text().contains("It has started"),
-        "{}",
-        lobby[0].text()
-    );
-    // Everything after the lobby is in the thread; the AI never posts.
-    assert!(msgs[1..].iter().all(|m| m.channel_id == thread.id));
-    assert!(msgs.iter().all(|m| !m.text().contains("has moved")));
-    assert!(
-        msgs.iter().all(|m| !m.text().contains("Player 1")),
-        "{}",
-        s.dump()
-    );
-    // No separate prompt was posted: the turn's message carries it.
-    assert!(
-        msgs.iter()
-            .all(|m| !m.content().starts_with(&format!("<@{ALICE}>"))),
-        "{}",
-        s.dump()
-    );
-    assert!(s.rejected.is_empty(), "{:?}", s.rejected);
-    if let Ok(path) = std::env::var("GAMEHOST_TRANSCRIPT") {
-        let mut out = format!("#{} (channel)\n", CH);
-        for m in &msgs {
-            if m.channel_id == thread.id && !out.contains("thread") {
-                out.push_str(&format!("\n#{} (thread)\n", thread.name));
+    {
+        let s = h.fake.state();
+        let msgs = game_messages(&s, CH, Some(thread.id));
+        // Lobby, start, one message per turn, the end: at most N + 3.
+        assert!(
+            msgs.len() <= turns + 3,
+            "{} messages for {turns} turns:\n{}",
+            msgs.len(),
+            s.dump()
+        );
+        // The lobby stayed one message, edited in place, its buttons disabled.
+        let lobby: Vec<&Msg> = msgs
+            .iter()
+            .filter(|m| m.text().contains("created cards"))
+            .collect();
+        assert_eq!(lobby.len(), 1, "{}", s.dump());
+        assert_eq!(lobby[0].id, thread.id);
+        assert!(
+            s.edits.get(&lobby[0].id).copied().unwrap_or(0) >= 2,
+            "{:?}",
+            s.edits
+        );
+        assert!(
+            lobby[0].buttons_disabled(),
+            "{:?}",
+            lobby[0].json["components"]
+        );
+        assert!(
+            lobby[0].text().contains("It has started"),
+            "{}",
+            lobby[0].text()
+        );
+        // Everything after the lobby is in the thread; the AI never posts.
+        assert!(msgs[1..].iter().all(|m| m.channel_id == thread.id));
+        assert!(msgs.iter().all(|m| !m.text().contains("has moved")));
+        assert!(
+            msgs.iter().all(|m| !m.text().contains("Player 1")),
+            "{}",
+            s.dump()
+        );
+        // No separate prompt was posted: the turn's message carries it.
+        assert!(
+            msgs.iter()
+                .all(|m| !m.content().starts_with(&format!("<@{ALICE}>"))),
+            "{}",
+            s.dump()
+        );
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+        if let Ok(path) = std::env::var("GAMEHOST_TRANSCRIPT") {
+            let mut out = format!("#{} (channel)\n", CH);
+            for m in &msgs {
+                if m.channel_id == thread.id && !out.contains("thread") {
+                    out.push_str(&format!("\n#{} (thread)\n", thread.name));
+                }
+                out.push_str(&format!("{}\n\n", m.text()));
             }
-            out.push_str(&format!("{}\n\n", m.text()));
+            std::fs::write(path, out).unwrap();
         }
-        std::fs::write(path, out).unwrap();
     }
-    drop(s);
     // `/game status` typed in the thread finds the game.
     let status = command(&h.fake, ALICE, thread.id, &["game", "status"], json!([])).await;
     assert!(status.contains(&format!("cards #{id}")), "{status}");
@@ -281,8 +282,58 @@ async fn a_person_moving_edits_the_turns_status_and_battle_reports_name_players(
         "{}",
         started.text()
     );
-    assert!(h.fake.state().edits.get(&started.id).is_some());
+    assert!(h.fake.state().edits.contains_key(&started.id));
     // Names, not seat labels, in the start message.
     assert!(!started.text().contains("Player 1"), "{}", started.text());
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_is_still_edited_in_place_after_a_restart() {
+    let mut h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 2;
+    let id = support::setup::new_game(&h, ch, "battle", vec![]).await;
+    let lobby = support::messages::channel_msg(&h.fake, ch, "Alice created").await;
+    h.delivered().await;
+    h.restart().await;
+    // Bob joins with the button of the lobby posted before the restart.
+    let t = support::commands::press(&h.fake, BOB, &lobby, "Join");
+    let reply = h.fake.reply_text(&t).await;
+    assert_eq!(reply, format!("You sit in seat 2 of battle #{id}."));
+    let lobby_id = lobby.id;
+    let edited = h
+        .fake
+        .wait_for("the lobby edited with Bob", move |s| {
+            s.message(lobby_id)
+                .filter(|m| m.text().contains("2. Bob"))
+                .cloned()
+        })
+        .await;
+    assert!(
+        edited.text().contains("Latest: Bob joined"),
+        "{}",
+        edited.text()
+    );
+    assert!(!edited.buttons_disabled());
+    h.delivered().await;
+    assert_eq!(
+        support::messages::count_in_channel(&h.fake, ch, "Alice created"),
+        1,
+        "{}",
+        h.fake.state().dump()
+    );
+    // Started: the same message, its buttons disabled; the thread is named
+    // after the players.
+    let started = start(&h, ch).await;
+    assert_eq!(started, format!("battle #{id} has started."));
+    let thread = h
+        .fake
+        .wait_for("the thread", |s| s.threads.first().cloned())
+        .await;
+    assert_eq!(thread.id, lobby_id);
+    assert_eq!(thread.name, format!("battle #{id}: Alice vs Bob"));
+    h.delivered().await;
+    assert!(h.fake.state().message(lobby_id).unwrap().buttons_disabled());
     h.finish().await;
 }

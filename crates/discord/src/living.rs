@@ -93,9 +93,11 @@ pub async fn deliver(
 ) -> Option<Result<(), serenity::Error>> {
     let started = turn_posted(data, a.game_id, 0).await;
     Some(match a.kind {
-        // A lobby change while the lobby is still shown; after the start the
-        // same kind says a seat changed hands, posted as news.
+        // A lobby change; once the game started, the lobby was closed with
+        // its final seats, so a change delivered late (after a crash) is
+        // stale and nothing is posted.
         AnnouncementKind::Lobby if !started => lobby(http, data, row, channel, a).await,
+        AnnouncementKind::Lobby => Ok(()),
         AnnouncementKind::Started => {
             if let Err(e) = close_lobby(http, data, a, "It has started").await {
                 return Some(Err(e));

@@ -147,6 +147,16 @@ fn replace_label(text: &str, label: &str, name: &str) -> String {
     out
 }
 
+/// "Alice (France)", or just "Alice" when the engine's label for the seat
+/// says nothing more ("Player 1").
+pub(crate) fn name_with_role(name: &str, label: &str) -> String {
+    if is_generic_label(label) {
+        name.to_string()
+    } else {
+        format!("{name} ({label})")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,15 +187,5 @@ mod tests {
             name_seats("Austria holds.", &seats, powers),
             "Austria holds."
         );
-    }
-}
-
-/// "Alice (France)", or just "Alice" when the engine's label for the seat
-/// says nothing more ("Player 1").
-pub(crate) fn name_with_role(name: &str, label: &str) -> String {
-    if is_generic_label(label) {
-        name.to_string()
-    } else {
-        format!("{name} ({label})")
     }
 }

@@ -922,7 +922,14 @@ impl Host {
                 )));
             }
             let mut report = engine.forfeit(seat);
-            report.public = format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
+            // An engine that says "Player 1 forfeits" already tells it (the
+            // label becomes the player's name); otherwise say who.
+            let label = engine.seat_name(seat);
+            let said = format!("{label} forfeits");
+            if !(super::announce::is_generic_label(&label) && report.public.contains(&said)) {
+                report.public =
+                    format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
+            }
             self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &[seat])
         })
     }
