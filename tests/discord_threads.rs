@@ -285,6 +285,34 @@ async fn a_person_moving_edits_the_turns_status_and_battle_reports_name_players(
     assert!(h.fake.state().edits.contains_key(&started.id));
     // Names, not seat labels, in the start message.
     assert!(!started.text().contains("Player 1"), "{}", started.text());
+    // Bob picks too: the turn's report names whose monster did what.
+    let prompt = support::messages::dm_where(&h.fake, BOB, "Bob's prompt", |m| {
+        !m.buttons().is_empty() || !m.selects().is_empty()
+    })
+    .await;
+    let t = match prompt.buttons().into_iter().next() {
+        Some((_, b)) => h.fake.click(BOB, prompt.id, &b),
+        None => {
+            let (sid, opts) = prompt.selects().into_iter().next().unwrap();
+            h.fake.select(BOB, prompt.id, &sid, &[opts[0].1.as_str()])
+        }
+    };
+    assert!(h.fake.reply_text(&t).await.contains("Recorded"));
+    let turn = support::messages::channel_msg(&h.fake, thread.id, "Turn 2 of").await;
+    let text = turn.text();
+    assert!(
+        text.contains("Alice's ") && text.contains("Bob's "),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Player 1") && !text.contains("Player 2"),
+        "{text}"
+    );
+    if let Ok(path) = std::env::var("GAMEHOST_TRANSCRIPT_BATTLE") {
+        let s = h.fake.state();
+        let out: Vec<String> = s.channel(thread.id).iter().map(|m| m.text()).collect();
+        std::fs::write(path, out.join("\n\n")).unwrap();
+    }
     h.finish().await;
 }
 
