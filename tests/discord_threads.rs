@@ -365,3 +365,34 @@ async fn the_lobby_is_still_edited_in_place_after_a_restart() {
     assert!(h.fake.state().message(lobby_id).unwrap().buttons_disabled());
     h.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thread_opened_before_a_crash_is_found_again() {
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 3;
+    let id = support::setup::lobby_with_bob(&h, ch, "battle", vec![]).await;
+    let lobby = support::messages::channel_msg(&h.fake, ch, "Alice created").await;
+    // Discord already has the thread (the bot died before noting it).
+    h.fake.thread_already_opened(lobby.id, "earlier");
+    start(&h, ch).await;
+    support::messages::channel_msg(&h.fake, lobby.id, &format!("battle #{id} started")).await;
+    h.delivered().await;
+    assert!(
+        h.fake
+            .state()
+            .requests
+            .iter()
+            .any(|r| r.contains("/threads -> 400")),
+        "{:?}",
+        h.fake.state().requests
+    );
+    // The game moved into that thread: no note, no second thread.
+    assert_eq!(h.host().game(id).unwrap().channel_id, lobby.id.to_string());
+    assert_eq!(h.fake.state().threads.len(), 1);
+    assert_eq!(
+        support::messages::count_in_channel(&h.fake, ch, "may not open"),
+        0
+    );
+    h.finish().await;
+}

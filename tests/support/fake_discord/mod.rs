@@ -430,6 +430,19 @@ impl FakeDiscord {
         self.shared().with(|s| s.deny_threads = true);
     }
 
+    /// Records a thread on a message as if the bot had opened it and died
+    /// before noting it (Discord then refuses a second one with 160004).
+    pub fn thread_already_opened(&self, message_id: u64, name: &str) {
+        self.shared().with(|s| {
+            let parent_id = s.message(message_id).map(|m| m.channel_id).unwrap_or(0);
+            s.threads.push(Thread {
+                id: message_id,
+                parent_id,
+                name: name.to_string(),
+            })
+        });
+    }
+
     /// Gives the bot the permission to open threads (and post in them).
     pub fn allow_threads(&self) {
         self.shared().with(|s| s.deny_threads = false);
