@@ -48,12 +48,12 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
         .unwrap()
         .into_iter()
         .filter_map(|i| i.announcement.ok())
-        .filter(|a| a.kind == host::AnnouncementKind::Moved)
+        .filter(|a| a.kind == host::AnnouncementKind::Waiting)
         .map(|a| a.text)
         .collect();
     assert_eq!(
         moved.last().map(String::as_str),
-        Some("Turkey (U6) has moved in diplomacy #1 (6 of 7 ready). Waiting for England (U1).")
+        Some("diplomacy #1: waiting for England (U1) · 6 of 7 ready")
     );
     clock.advance(48 * 3600 * 1000);
     let ev = host.fire_due_deadlines().unwrap();

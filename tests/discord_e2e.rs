@@ -87,13 +87,14 @@ async fn hidden_duel_by_dm_buttons_and_typed_dms() {
     )));
     assert_eq!(pa.buttons().len(), 3, "{:?}", pa.buttons());
 
-    // Alice throws paper by button: a private receipt, a public "moved" without the content.
+    // Alice throws paper by button: a private receipt; the turn's message
+    // says who it still waits for, without the content.
     let receipt = press_reply(&h.fake, ALICE, &pa, "paper").await;
     assert!(
         receipt.contains("paper") && receipt.contains("Waiting for Bob"),
         "{receipt}"
     );
-    channel_msg(&h.fake, ch, "Alice has moved").await;
+    channel_msg(&h.fake, ch, "waiting for Bob · 1 of 2 ready").await;
     assert_eq!(
         count_in_channel(&h.fake, ch, "paper"),
         0,
@@ -176,9 +177,14 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
     .await;
     // The board is over 2000 characters: split into several messages.
     channel_msg(&h.fake, ch, "line 59").await;
-    // The prompt is in the channel, mentioning Alice, with buttons and two select menus (33 choices).
-    let prompt = channel_msg(&h.fake, ch, "Your move in nim").await;
-    assert!(prompt.content().starts_with(&format!("<@{ALICE}>")));
+    // The prompt is on the turn's message (its last part), mentioning
+    // Alice, with buttons and two select menus (33 choices).
+    let prompt = channel_msg(&h.fake, ch, "your move").await;
+    assert!(
+        prompt
+            .content()
+            .contains(&format!("<@{ALICE}>, your move."))
+    );
     assert_eq!(prompt.buttons().len(), 3);
     let selects = prompt.selects();
     assert_eq!(selects.len(), 2);
@@ -195,12 +201,12 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
         .fake
         .select(ALICE, prompt.id, sel_id, &[opts[0].1.as_str()]);
     assert!(h.fake.reply_text(&t).await.contains("take 1"));
-    channel_msg(&h.fake, ch, "Player 2 takes 1; 3 left").await;
+    channel_msg(&h.fake, ch, "AI (one) takes 1; 3 left").await;
     // Alice: take 3, wins.
     channel_msg(&h.fake, ch, "3 left").await;
     let first = prompt.id;
     let prompt2 = channel_where(&h.fake, ch, "a second prompt", move |m| {
-        m.text().contains("Your move in nim") && m.id != first
+        m.text().contains("your move") && m.id != first
     })
     .await;
     press_reply(&h.fake, ALICE, &prompt2, "Take 3").await;
@@ -227,7 +233,7 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     // Alice moves, then the bot goes down before Bob moves.
     press_reply(&h.fake, ALICE, &pa, "rock").await;
-    channel_msg(&h.fake, ch, "Alice has moved").await;
+    channel_msg(&h.fake, ch, "waiting for Bob · 1 of 2 ready").await;
     h.delivered().await;
     h.restart().await;
     // Bob's move (a DM to the new bot) completes the turn with Alice's pending move.
@@ -240,11 +246,17 @@ async fn a_restart_mid_game_loses_nothing_and_posts_nothing_twice() {
     channel_msg(&h.fake, ch, "is over").await;
     h.delivered().await;
     assert_eq!(
-        count_in_channel(&h.fake, ch, "has moved"),
+        count_in_channel(&h.fake, ch, "waiting for"),
         2,
-        "one per round"
+        "one status line per round"
     );
-    for needle in ["started", "Round 1:", "Round 2:", "is over", "Bob joined"] {
+    for needle in [
+        "rps #1 started",
+        "Round 1:",
+        "Round 2:",
+        "is over",
+        "Alice created",
+    ] {
         assert_eq!(
             count_in_channel(&h.fake, ch, needle),
             1,
@@ -294,12 +306,22 @@ async fn a_crash_between_send_and_mark_posts_nothing_twice() {
     h.delivered().await;
     let hits = h.fake.state().dedupe_hits.clone();
     assert!(!hits.is_empty(), "no message was sent again");
-    // Channel announcements are all re-sent and all de-duplicated.
+    // Channel announcements posted again are all de-duplicated: every
+    // channel message but the lobby (re-delivered as an edit, or skipped
+    // once the game started) and the no-thread note (the decision is
+    // stored, so it is not sent again).
     let in_channel = hits.iter().filter(|d| d.channel_id == ch).count();
     let channel_msgs = before.iter().filter(|(c, _)| *c == ch).count();
-    assert_eq!(in_channel, channel_msgs, "{hits:?}");
+    assert_eq!(in_channel, channel_msgs - 2, "{hits:?}");
     assert_eq!(posted(&h), before, "a message was posted twice");
-    for needle in ["started", "Round 1:", "is over", "Bob joined", "has moved"] {
+    for needle in [
+        "rps #1 started",
+        "Round 1:",
+        "is over",
+        "Alice created",
+        "waiting for",
+        "I may not open a thread",
+    ] {
         assert_eq!(
             count_in_channel(&h.fake, ch, needle),
             1,
@@ -380,7 +402,7 @@ async fn a_deadline_resolves_the_turn_and_reminds_first() {
     start(&h, ch).await;
     let pa = dm_with(&h.fake, ALICE, "Your move").await;
     press(&h.fake, ALICE, &pa, "paper");
-    channel_msg(&h.fake, ch, "Alice has moved").await;
+    channel_msg(&h.fake, ch, "waiting for Bob · 1 of 2 ready").await;
     // 80% of the time gone: Bob (only) is reminded.
     h.advance(8 * 60_000 + 1_000);
     dm_with(&h.fake, BOB, "left to move in").await;

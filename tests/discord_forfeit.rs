@@ -29,7 +29,7 @@ async fn a_forfeit_by_the_last_power_awaited_resolves_the_phase() {
     h.fake.dm(BOB, "done");
     let receipt = dm_after(&h.fake, BOB, prompt.id, "Bob's receipt").await;
     assert!(receipt.text().starts_with("Recorded"), "{}", receipt.text());
-    channel_msg(&h.fake, ch, "(6 of 7 ready)").await;
+    channel_msg(&h.fake, ch, "· 6 of 7 ready").await;
     let reply = command(&h.fake, ALICE, ch, &["game", "forfeit"], json!([])).await;
     assert!(!reply.to_lowercase().contains("bug"), "{reply}");
     channel_msg(&h.fake, ch, "Austria has left the game").await;

@@ -49,7 +49,8 @@ async fn a_card_game_from_game_new_to_the_final_score() {
         let m = next(
             &h.fake,
             after,
-            |m| m.content().starts_with(&format!("<@{ALICE}>")) && !m.buttons().is_empty(),
+            // The turn's message carries Alice's prompt and buttons.
+            |m| m.content().contains(&format!("<@{ALICE}>, your move")) && !m.buttons().is_empty(),
             "is over",
         )
         .await;
@@ -131,8 +132,15 @@ async fn a_battle_turn_by_dm_buttons_reaches_the_channel() {
         // Wait until this choice's consequences are delivered.
         h.delivered().await;
     }
-    // The channel saw who moved, never a DM's content.
-    assert!(count_in_channel(&h.fake, ch, "has moved") > 0);
+    // The channel saw who the turn waited for, never a DM's content.
+    assert!(count_in_channel(&h.fake, ch, "waiting for") > 0);
+    // Reports name the players, not the engine's seat labels.
+    assert_eq!(
+        count_in_channel(&h.fake, ch, "Player 1"),
+        0,
+        "{}",
+        h.fake.state().dump()
+    );
     h.assert_clean();
 }
 

@@ -53,12 +53,13 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     let expected = render::puzzle::image_size();
     let started = channel_file(&h.fake, ch, "board.png", |m| m.text().contains("started")).await;
     assert_eq!(png_size(started.file("board.png").unwrap()), expected);
-    // Alice plays her first group until a turn she played is posted.
-    // She has not moved yet, so the newest prompt is her first.
+    // Alice plays her first group until a turn she played is posted. Her
+    // prompt is on the start message (with its image): no separate post.
     let prompt = channel_where(&h.fake, ch, "Alice's prompt in the channel", |m| {
-        m.content().starts_with(&format!("<@{ALICE}>")) && !m.selects().is_empty()
+        m.content().contains(&format!("<@{ALICE}>, your move")) && !m.selects().is_empty()
     })
     .await;
+    assert_eq!(prompt.id, started.id);
     let (sid, opts) = prompt.selects().into_iter().next().unwrap();
     let t = h.fake.select(ALICE, prompt.id, &sid, &[opts[0].1.as_str()]);
     h.fake.reply_text(&t).await;

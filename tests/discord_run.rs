@@ -193,11 +193,16 @@ async fn sigint_and_sigterm_stop_cleanly_and_lose_or_repeat_nothing() {
     let joined = press_reply(&fake, BOB, &lobby, "Join").await;
     assert!(joined.contains("seat 2"), "{joined}");
     command(&fake, ALICE, CH, &["game", "start"], json!([])).await;
+    // The game moves into a thread opened from its lobby.
+    let home = fake
+        .wait_for("the game's thread", |s| s.threads.first().map(|t| t.id))
+        .await;
+    assert_eq!(home, lobby.id);
     let pa = prompt_after(&fake, ALICE, 0).await;
     let pb = prompt_after(&fake, BOB, 0).await;
 
     // Alice moves; the bot is told to stop as soon as it has said so, with
-    // her "has moved" possibly still in the outbox.
+    // the turn's status ("waiting for Bob") possibly still in the outbox.
     let receipt = press_reply(&fake, ALICE, &pa, &pa.buttons()[0].0).await;
     assert!(receipt.contains("Recorded"), "{receipt}");
     bin.signal("INT");
@@ -217,7 +222,7 @@ async fn sigint_and_sigterm_stop_cleanly_and_lose_or_repeat_nothing() {
 
     // A third start delivers whatever the stops left in the outbox, once.
     let bin = boot(&fake, dir.path(), &db, 3).await;
-    channel_msg(&fake, CH, "Turn 2 of").await;
+    channel_msg(&fake, home, "Turn 2 of").await;
     let deadline = tokio::time::Instant::now() + WAIT;
     while unsent(&db) > 0 {
         assert!(
@@ -227,9 +232,10 @@ async fn sigint_and_sigterm_stop_cleanly_and_lose_or_repeat_nothing() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    for needle in ["Alice created", "Bob joined", "has moved", "Turn 2 of"] {
+    assert_eq!(count_in_channel(&fake, CH, "Alice created"), 1);
+    for needle in ["started", "waiting for Bob", "Turn 2 of"] {
         assert_eq!(
-            count_in_channel(&fake, CH, needle),
+            count_in_channel(&fake, home, needle),
             1,
             "{needle:?}\n{}",
             fake.state().dump()

@@ -107,8 +107,12 @@ fn hidden_action_is_not_visible_to_others_until_resolution() {
     for item in host.unsent(1000).unwrap() {
         let a = item.announcement.unwrap();
         assert!(!a.text.contains("scissors"), "leaked: {a:?}");
-        if a.kind == AnnouncementKind::Moved {
-            assert!(a.text.contains("Alice has moved"));
+        if a.kind == AnnouncementKind::Waiting {
+            assert!(
+                a.text.contains("waiting for Bob · 1 of 2 ready"),
+                "{}",
+                a.text
+            );
         }
     }
     host.submit(Some(id), "bob", "rock").unwrap();
@@ -148,7 +152,7 @@ fn changing_a_hidden_action_replaces_it() {
         .unsent(1000)
         .unwrap()
         .into_iter()
-        .filter(|i| i.announcement.as_ref().unwrap().kind == AnnouncementKind::Moved)
+        .filter(|i| i.announcement.as_ref().unwrap().kind == AnnouncementKind::Waiting)
         .count();
     assert_eq!(moved, 1, "a changed action is not announced twice");
 }

@@ -77,6 +77,10 @@ impl Harness {
         ] {
             fake.user(id, name);
         }
+        // Most scenarios play in the channel, as a bot invited without the
+        // thread permissions does (it says so once per game);
+        // `discord_threads.rs` grants them and plays in threads.
+        fake.deny_threads();
         let dir = tempfile::tempdir().unwrap();
         let mut h = Harness {
             fake,

@@ -111,6 +111,19 @@ pub fn lobby_rows(game: GameId) -> Vec<CreateActionRow> {
     ])]
 }
 
+/// The lobby's buttons, disabled: shown once the game started or closed.
+pub fn lobby_rows_disabled(game: GameId) -> Vec<CreateActionRow> {
+    lobby_rows(game)
+        .into_iter()
+        .map(|row| match row {
+            CreateActionRow::Buttons(b) => {
+                CreateActionRow::Buttons(b.into_iter().map(|b| b.disabled(true)).collect())
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// A "Show my move" button (for players whose DMs are closed).
 pub fn show_row(game: GameId, turn: u32) -> CreateActionRow {
     CreateActionRow::Buttons(vec![
@@ -272,26 +285,35 @@ async fn act(
     let g = custom.game;
     match &custom.verb {
         Verb::Join => {
-            let seat = data.host(move |h| h.join(g, &user, &name, None)).await?;
-            Ok((
-                format!("You sit in seat {} of game #{g}.", seat + 1),
-                vec![],
-            ))
+            let (seat, label) = data
+                .host(move |h| Ok((h.join(g, &user, &name, None)?, label_of(h, g)?)))
+                .await?;
+            Ok((format!("You sit in seat {} of {label}.", seat + 1), vec![]))
         }
         Verb::Leave => {
-            data.host(move |h| h.leave(g, &user)).await?;
-            Ok((format!("You left game #{g}."), vec![]))
+            let label = data
+                .host(move |h| {
+                    let label = label_of(h, g)?;
+                    h.leave(g, &user)?;
+                    Ok(label)
+                })
+                .await?;
+            Ok((format!("You left {label}."), vec![]))
         }
         Verb::Ai => {
-            let seat = data.host(move |h| h.add_ai(g, &user, None, None)).await?;
-            Ok((
-                format!("An AI takes seat {} of game #{g}.", seat + 1),
-                vec![],
-            ))
+            let (seat, label) = data
+                .host(move |h| Ok((h.add_ai(g, &user, None, None)?, label_of(h, g)?)))
+                .await?;
+            Ok((format!("An AI takes seat {} of {label}.", seat + 1), vec![]))
         }
         Verb::Start => {
-            data.host(move |h| h.start(g, &user)).await?;
-            Ok((format!("Game #{g} has started."), vec![]))
+            let label = data
+                .host(move |h| {
+                    h.start(g, &user)?;
+                    label_of(h, g)
+                })
+                .await?;
+            Ok((format!("{label} has started."), vec![]))
         }
         Verb::Show => show(data, g, &user).await,
         Verb::Desk(_) => Err(BotError::Internal(
@@ -337,6 +359,11 @@ async fn act(
             Ok((super::moves::receipt_text(&receipt), vec![]))
         }
     }
+}
+
+/// "cards #12": how every message names a game.
+fn label_of(h: &host::Host, g: GameId) -> Result<String, host::HostError> {
+    Ok(host::game_label(&h.game(g)?))
 }
 
 fn choice_text(h: &host::Host, g: GameId, user: &str, i: usize) -> Result<String, host::HostError> {

@@ -132,7 +132,10 @@ async fn channel_game(ctx: &Context<'_>) -> Result<GameRow, BotError> {
         .host(move |h| h.game_in_channel(&channel))
         .await?
         .ok_or_else(|| {
-            BotError::user("There is no game in this channel. Start one with `/game new`.")
+            BotError::user(
+                "There is no game in this channel. Start one with `/game new`; a game that \
+                 started here is played in its own thread (type its commands there).",
+            )
         })
 }
 
@@ -237,7 +240,7 @@ pub async fn new(
         .await?;
     say(
         ctx,
-        format!("Created {kind_name} #{id}. The lobby is posted in the channel: others join with its **Join** button; **Start** when every seat is taken."),
+        format!("Created {kind_name} #{id}. The lobby is posted in the channel: others join with its **Join** button; **Start** when every seat is taken. Once started, the game is played in a thread of its own."),
     )
     .await
 }

@@ -20,6 +20,7 @@ mod dm;
 mod error;
 mod game;
 mod leaderboard;
+mod living;
 mod messages;
 mod moves;
 mod options;

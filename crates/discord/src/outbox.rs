@@ -108,7 +108,7 @@ fn snowflake(s: &str) -> Option<u64> {
 }
 
 /// The Discord error code of a failed request, if any.
-fn error_code(e: &serenity::Error) -> Option<(u16, isize)> {
+pub(super) fn error_code(e: &serenity::Error) -> Option<(u16, isize)> {
     match e {
         serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
             Some((r.status_code.as_u16(), r.error.code))
@@ -136,8 +136,17 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     let result = match &item.target {
         Target::Channel(c) => match snowflake(c) {
             Some(c) => {
-                let msgs = channel_messages(data, a).await;
-                send(http, ChannelId::new(c), msgs, Route::Main(item.id)).await
+                match super::living::deliver(http, data, item.id, ChannelId::new(c), a).await {
+                    Some(result) => result,
+                    None => {
+                        // The game's home now (its thread once it has one).
+                        let home = super::living::home(data, a)
+                            .await
+                            .unwrap_or(ChannelId::new(c));
+                        let msgs = channel_messages(data, a).await;
+                        send(http, home, msgs, Route::Main(item.id)).await
+                    }
+                }
             }
             None => return Fate::Skip,
         },
@@ -161,11 +170,13 @@ async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
 
 /// Which way an outbox row went out, for its messages' nonces.
 #[derive(Debug, Clone, Copy)]
-enum Route {
+pub(super) enum Route {
     /// Where the row is addressed (channel, or the user's DM).
     Main(i64),
     /// The channel note for a user whose DMs are closed.
     Fallback(i64),
+    /// The note that a game cannot have a thread (by game id: once a game).
+    Thread(i64),
 }
 
 /// Discord's limit on a nonce's length.
@@ -173,10 +184,11 @@ const MAX_NONCE: usize = 25;
 
 /// The nonce of one message of an outbox row: unique per row, route and
 /// part, and the same every time the row is delivered again.
-fn nonce(route: Route, part: usize) -> Option<String> {
+pub(super) fn nonce(route: Route, part: usize) -> Option<String> {
     let n = match route {
         Route::Main(id) => format!("ob{id}p{part}"),
         Route::Fallback(id) => format!("ob{id}f{part}"),
+        Route::Thread(game) => format!("th{game}p{part}"),
     };
     // Row ids would need 19 digits to overflow; sending without a nonce
     // then is better than not sending.
@@ -278,6 +290,50 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
     }
 }
 
+/// The messages that open a turn: the announcement's text and board (an
+/// image where the kind has one), then `extra` (the turn's prompt) with its
+/// buttons on the last part, mentioning `mentions`. Returns them and the
+/// last part's text (to which a status line is added later).
+pub(super) async fn turn_messages(
+    data: &Data,
+    a: &Announcement,
+    extra: &str,
+    rows: Vec<CreateActionRow>,
+    mentions: Vec<UserId>,
+) -> (Vec<CreateMessage>, String) {
+    let images = if wants_image(data, a) {
+        board_images(data, a).await
+    } else {
+        Vec::new()
+    };
+    let text = if images.is_empty() {
+        messages::with_board(&a.text, a.board.as_deref())
+    } else {
+        a.text.clone()
+    };
+    let text = format!("{text}{extra}");
+    let last_text = messages::split(&text, messages::MAX_CONTENT)
+        .pop()
+        .unwrap_or_default();
+    let allowed = CreateAllowedMentions::new().users(mentions);
+    let mut msgs: Vec<CreateMessage> = messages(&text, rows, None)
+        .into_iter()
+        .map(|m| m.allowed_mentions(allowed.clone()))
+        .collect();
+    if !images.is_empty()
+        && let Some(last) = msgs.pop()
+    {
+        msgs.push(
+            last.add_files(
+                images
+                    .into_iter()
+                    .map(|i| CreateAttachment::bytes(i.png, i.filename).description(i.description)),
+            ),
+        );
+    }
+    (msgs, last_text)
+}
+
 /// Whether a channel announcement shows a board that has an image.
 fn wants_image(data: &Data, a: &Announcement) -> bool {
     matches!(
@@ -376,7 +432,11 @@ async fn to_user(
     if !current(data, a).await {
         return Ok(());
     }
-    let channel = ChannelId::new(snowflake(&a.channel_id).unwrap_or(1));
+    // The game's home now (its thread once it has one).
+    let channel = match super::living::home(data, a).await {
+        Some(c) => c,
+        None => ChannelId::new(snowflake(&a.channel_id).unwrap_or(1)),
+    };
     let (rows, cut) = components::choice_rows(a.game_id, a.turn, &a.choices);
     let more = if cut {
         "\n(More choices than fit here: type them with `/move`.)"
@@ -391,6 +451,11 @@ async fn to_user(
         .get(&a.game_kind)
         .is_ok_and(|k| k.moves_in_channel);
     if a.kind == AnnouncementKind::Prompt && channel_moves {
+        // The message that opened the turn carries this prompt (see
+        // `living.rs`): nothing more to post.
+        if super::living::turn_posted(data, a.game_id, a.turn).await {
+            return Ok(());
+        }
         // Moves of this game are public: prompt in the channel.
         let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
         return send(
@@ -401,7 +466,7 @@ async fn to_user(
         )
         .await;
     }
-    let link = link_to(data, a).await;
+    let link = link_to(data, a, channel).await;
     // A Diplomacy phase prompt is the order desk: how to order, the menus'
     // buttons and the private map of the player's own orders.
     if a.kind == AnnouncementKind::Prompt
@@ -503,8 +568,8 @@ async fn closed_or(
     .await
 }
 
-/// A link back to the game's channel.
-async fn link_to(data: &Data, a: &Announcement) -> String {
+/// A link back to the game's channel (its thread once it has one).
+async fn link_to(data: &Data, a: &Announcement, channel: ChannelId) -> String {
     let g = a.game_id;
     let guild = data
         .host(move |h| h.game(g))
@@ -512,11 +577,8 @@ async fn link_to(data: &Data, a: &Announcement) -> String {
         .ok()
         .and_then(|r| r.guild_id);
     match guild {
-        Some(guild) => format!(
-            "Game channel: https://discord.com/channels/{guild}/{}",
-            a.channel_id
-        ),
-        None => format!("Game channel: <#{}>", a.channel_id),
+        Some(guild) => format!("Game channel: https://discord.com/channels/{guild}/{channel}"),
+        None => format!("Game channel: <#{channel}>"),
     }
 }
 

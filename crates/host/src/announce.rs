@@ -1,8 +1,10 @@
 //! Announcements: what the host asks a front-end to tell players, stored in
 //! the outbox in the same transaction as the change they announce.
 
-use games::seam::ActionChoice;
+use super::{GameId, Host, HostError};
+use games::seam::{ActionChoice, Seat};
 use serde::{Deserialize, Serialize};
+use store::{PostedMessage, SeatRow};
 
 /// Why an announcement was made; front-ends may style each differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -12,8 +14,11 @@ pub enum AnnouncementKind {
     Lobby,
     /// The game started.
     Started,
-    /// A seat has acted (content hidden) and others are still awaited.
+    /// Something happened to the turn (time is up, a pause, an extension).
     Moved,
+    /// Who the turn still waits for after a person acted: a status that
+    /// front-ends show by editing one message per turn, not a new post.
+    Waiting,
     /// A turn resolved: the public report and the new board.
     Turn,
     /// Something only one player may read (a private part of a turn report).
@@ -53,4 +58,134 @@ pub struct Announcement {
     /// to show in each reader's time zone (reminders; `None` elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<i64>,
+}
+
+impl Host {
+    /// The message a front-end posted for a game under `key` (`lobby`,
+    /// `turn:3`, `thread`), to edit it rather than post again.
+    pub fn posted_message(
+        &self,
+        game_id: GameId,
+        key: &str,
+    ) -> Result<Option<PostedMessage>, HostError> {
+        Ok(self.store.read(|tx| tx.posted_message(game_id, key))?)
+    }
+
+    /// Remembers a message a front-end posted for a game (replacing what
+    /// was stored under its key).
+    pub fn remember_message(&self, m: PostedMessage) -> Result<(), HostError> {
+        Ok(self.store.write(|tx| tx.set_posted_message(&m))?)
+    }
+
+    /// Decides where a game lives from now on: `home` is the thread the
+    /// front-end opened for it (the game moves there, freeing its channel for
+    /// another game), or its channel when no thread could be opened. Stored
+    /// under the key `thread`; the first decision stands.
+    pub fn settle_home(&self, game_id: GameId, home: &str) -> Result<String, HostError> {
+        self.store.write(|tx| {
+            if let Some(done) = tx.posted_message(game_id, "thread")? {
+                return Ok(done.channel_id);
+            }
+            let row = super::require_game(tx, game_id)?;
+            if row.channel_id != home {
+                tx.move_game_to_channel(game_id, home)?;
+            }
+            tx.set_posted_message(&PostedMessage {
+                game_id,
+                key: "thread".into(),
+                channel_id: home.to_string(),
+                message_id: home.to_string(),
+                content: String::new(),
+            })?;
+            Ok(home.to_string())
+        })
+    }
+}
+
+/// Puts the players' names where an engine wrote its seat labels: engines
+/// know only "Player 1", readers know "Alice" ("Alice's Thornling uses
+/// ..."). Only generic labels (`Player N`) are replaced: a seat named by
+/// the game itself (Diplomacy's "France") stays. "Player 1" never matches
+/// the start of "Player 12".
+pub(crate) fn name_seats(text: &str, seats: &[SeatRow], label: impl Fn(Seat) -> String) -> String {
+    let mut out = text.to_string();
+    // Longest labels first, so "Player 12" is replaced before "Player 1".
+    let mut named: Vec<(String, &str)> = seats
+        .iter()
+        .map(|s| (label(s.seat), s.display_name.as_str()))
+        .filter(|(l, _)| is_generic_label(l))
+        .collect();
+    named.sort_by_key(|(l, _)| std::cmp::Reverse(l.len()));
+    for (label, name) in named {
+        out = replace_label(&out, &label, name);
+    }
+    out
+}
+
+/// Whether a seat label is one only the engine uses ("Player 2").
+pub(crate) fn is_generic_label(label: &str) -> bool {
+    label
+        .strip_prefix("Player ")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Replaces `label` by `name` where it is not followed by another digit.
+fn replace_label(text: &str, label: &str, name: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(label) {
+        let after = &rest[i + label.len()..];
+        out.push_str(&rest[..i]);
+        if after.starts_with(|c: char| c.is_ascii_digit()) {
+            out.push_str(label);
+        } else {
+            out.push_str(name);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// "Alice (France)", or just "Alice" when the engine's label for the seat
+/// says nothing more ("Player 1").
+pub(crate) fn name_with_role(name: &str, label: &str) -> String {
+    if is_generic_label(label) {
+        name.to_string()
+    } else {
+        format!("{name} ({label})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use store::Occupant;
+
+    fn seat(seat: Seat, name: &str) -> SeatRow {
+        SeatRow {
+            seat,
+            occupant: Occupant::User(format!("u{seat}")),
+            display_name: name.into(),
+        }
+    }
+
+    #[test]
+    fn generic_seat_labels_become_names_and_game_names_stay() {
+        let seats = vec![seat(0, "Alice"), seat(1, "Bob")];
+        let label = |s: Seat| format!("Player {}", s + 1);
+        assert_eq!(
+            name_seats(
+                "Player 1's Thornling hits Player 2's Embercub. Player 12 waits.",
+                &seats,
+                label
+            ),
+            "Alice's Thornling hits Bob's Embercub. Player 12 waits."
+        );
+        let powers = |s: Seat| ["Austria", "England"][s].to_string();
+        assert_eq!(
+            name_seats("Austria holds.", &seats, powers),
+            "Austria holds."
+        );
+    }
 }

@@ -51,6 +51,7 @@ pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 // The store's row types front-ends read, so no front-end names the store.
 pub use options::parse_game_options;
+pub use store::PostedMessage;
 pub use store::{GameRow, GameStatus, Occupant, Target, TimeoutPolicy};
 
 use games::seam::Seat;

@@ -268,9 +268,12 @@ impl Host {
             let row = require_game(tx, game_id)?;
             let names: Vec<String> = seats
                 .iter()
-                .map(|s| format!("{} ({})", s.display_name, engine.seat_name(s.seat)))
+                .map(|s| {
+                    super::announce::name_with_role(&s.display_name, &engine.seat_name(s.seat))
+                })
                 .collect();
             let view = engine.view(None);
+            let named = |t: &str| super::announce::name_seats(t, &seats, |s| engine.seat_name(s));
             self.announce(
                 tx,
                 &row,
@@ -285,9 +288,9 @@ impl Host {
                         "{} started: {}. {}",
                         game_label(&row),
                         names.join(", "),
-                        view.status
+                        named(&view.status)
                     ),
-                    board: Some(view.board),
+                    board: Some(named(&view.board)),
                     choices: Vec::new(),
                     deadline: None,
                 },

@@ -252,7 +252,9 @@ impl Host {
             )?;
         }
         let row = require_game(tx, row.id)?;
-        self.announce_to_channel(tx, &row, AnnouncementKind::Lobby, text)?;
+        // News of a running game, not a lobby change (front-ends edit the
+        // lobby in place and close it at the start).
+        self.announce_to_channel(tx, &row, AnnouncementKind::Moved, text)?;
         if let Occupant::User(user) = &new_seat.occupant
             && engine.awaiting().contains(&seat)
         {

@@ -1,6 +1,7 @@
 //! Turns: hidden actions, resolution exactly once, AI seats, deadlines and
 //! forfeits.
 
+use super::announce::{name_seats, name_with_role};
 use super::clock::ThinkingDeadline;
 use super::pause::AwayMode;
 use super::registry::derive_seed;
@@ -237,23 +238,13 @@ impl Host {
             });
         }
         // AI seats move silently: at the start of a Diplomacy phase six AIs
-        // would post six near-identical lines; the people's lines (and the
-        // turn's result) say who is still awaited.
+        // would post six near-identical lines. A person's move updates the
+        // turn's status ("Waiting for: Bob, Turkey · 5 of 7 ready"), which
+        // front-ends show by editing one message per turn.
         if is_final && !was_final && from_person {
-            // In games with many seats (Diplomacy) the count says more at a
-            // glance than the list of names.
-            let many = awaiting.len() > 2;
-            let count = if many {
-                format!(
-                    " ({} of {} ready)",
-                    awaiting.len() - missing.len(),
-                    awaiting.len()
-                )
-            } else {
-                String::new()
-            };
             // With many seats the players' names alone do not say which
             // power is late ("AI (hold), AI (hold)"): name the seat too.
+            let many = awaiting.len() > 2;
             let who = |s: Seat| {
                 if many {
                     format!("{} ({})", engine.seat_name(s), seat_display(seats, s))
@@ -261,20 +252,36 @@ impl Host {
                     seat_display(seats, s)
                 }
             };
-            self.announce_to_channel(
+            let text = format!(
+                "{}: waiting for {} · {} of {} ready",
+                game_label(row),
+                missing
+                    .iter()
+                    .map(|s| who(*s))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                awaiting.len() - missing.len(),
+                awaiting.len()
+            );
+            let deadline = tx
+                .deadline(row.id)?
+                .filter(|d| d.turn == row.turn)
+                .map(|d| d.due_at);
+            self.announce(
                 tx,
                 row,
-                AnnouncementKind::Moved,
-                format!(
-                    "{} has moved in {}{count}. Waiting for {}.",
-                    who(seat),
-                    game_label(row),
-                    missing
-                        .iter()
-                        .map(|s| who(*s))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                Target::Channel(row.channel_id.clone()),
+                Announcement {
+                    game_id: row.id,
+                    game_kind: row.kind.clone(),
+                    channel_id: row.channel_id.clone(),
+                    kind: AnnouncementKind::Waiting,
+                    turn: row.turn,
+                    text,
+                    board: None,
+                    choices: Vec::new(),
+                    deadline,
+                },
             )?;
         }
         Ok(Receipt {
@@ -359,6 +366,14 @@ impl Host {
         tx.clear_deadline(row.id)?;
         let row = require_game(tx, row.id)?;
         let view = engine.view(None);
+        let named = |t: &str| name_seats(t, seats, |s| engine.seat_name(s));
+        // The game's final status (the score) is the final message's, not
+        // repeated in the last turn's.
+        let text = if engine.outcome().is_some() {
+            report.public.trim_end().to_string()
+        } else {
+            format!("{}\n{}", report.public.trim_end(), view.status)
+        };
         self.announce(
             tx,
             &row,
@@ -369,8 +384,8 @@ impl Host {
                 channel_id: row.channel_id.clone(),
                 kind: AnnouncementKind::Turn,
                 turn: row.turn,
-                text: format!("{}\n{}", report.public.trim_end(), view.status),
-                board: Some(view.board),
+                text: named(&text),
+                board: Some(named(&view.board)),
                 choices: Vec::new(),
                 deadline: None,
             },
@@ -379,7 +394,7 @@ impl Host {
             if let Some(Occupant::User(user)) =
                 seats.iter().find(|s| s.seat == *seat).map(|s| &s.occupant)
             {
-                self.tell_user(tx, &row, user, text.clone())?;
+                self.tell_user(tx, &row, user, named(text))?;
             }
         }
         match engine.outcome() {
@@ -399,10 +414,9 @@ impl Host {
     ) -> Result<(), HostError> {
         let text = match outcome {
             Outcome::Win(s) => format!(
-                "{} is over: {} ({}) wins.",
+                "{} is over: {} wins.",
                 game_label(row),
-                seat_display(seats, *s),
-                engine.seat_name(*s)
+                name_with_role(&seat_display(seats, *s), &engine.seat_name(*s))
             ),
             Outcome::Draw(v) => format!(
                 "{} is over: a draw between {}.",
@@ -421,7 +435,16 @@ impl Host {
         )?;
         // Results and ratings commit with the end of the game, or neither does.
         let results = self.record_results(tx, row, engine, seats, outcome)?;
-        let text = text + &results;
+        // The final position's status carries the score ("Alice wins 5 to
+        // 3"), with the players' names.
+        let summary = name_seats(engine.view(None).status.trim(), seats, |s| {
+            engine.seat_name(s)
+        });
+        let text = if summary.is_empty() {
+            text + &results
+        } else {
+            format!("{text}\n{summary}{results}")
+        };
         self.announce_to_channel(tx, row, AnnouncementKind::Finished, text.clone())?;
         // Every person who played hears of the end where they play: by DM,
         // not only in a channel they may not be watching.
@@ -520,12 +543,17 @@ impl Host {
                 channel_id: row.channel_id.clone(),
                 kind: AnnouncementKind::Prompt,
                 turn: row.turn,
-                text: format!(
-                    "Your move in {} as {}. {}",
-                    game_label(row),
-                    engine.seat_name(seat),
-                    view.status
-                ),
+                text: match engine.seat_name(seat) {
+                    // "as Player 1" tells a player nothing they know.
+                    label if super::announce::is_generic_label(&label) => {
+                        format!("Your move in {}. {}", game_label(row), view.status)
+                    }
+                    label => format!(
+                        "Your move in {} as {label}. {}",
+                        game_label(row),
+                        view.status
+                    ),
+                },
                 board: Some(view.board),
                 choices: view.choices,
                 deadline: None,
@@ -894,7 +922,14 @@ impl Host {
                 )));
             }
             let mut report = engine.forfeit(seat);
-            report.public = format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
+            // An engine that says "Player 1 forfeits" already tells it (the
+            // label becomes the player's name); otherwise say who.
+            let label = engine.seat_name(seat);
+            let said = format!("{label} forfeits");
+            if !(super::announce::is_generic_label(&label) && report.public.contains(&said)) {
+                report.public =
+                    format!("{} forfeits. {}", seat_display(&seats, seat), report.public);
+            }
             self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &[seat])
         })
     }

@@ -6,11 +6,13 @@
 //! (tasks or processes) are serialised by SQLite itself and a crash before
 //! commit leaves nothing half done.
 
+mod messages;
 mod pauses;
 mod press;
 mod ratings;
 mod rows;
 
+pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
@@ -37,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0006_seat_terms.sql"),
     include_str!("../../../migrations/0007_weng_lin_scale.sql"),
     include_str!("../../../migrations/0008_pauses.sql"),
+    include_str!("../../../migrations/0010_posted_messages.sql"),
 ];
 
 /// Everything that can go wrong in the store.

@@ -17,6 +17,15 @@
 //!   already used in that channel within [`NONCE_WINDOW`] is not created
 //!   again: the earlier message is returned and the hit recorded.
 //!
+//! - Threads: `POST /channels/{c}/messages/{m}/threads` opens a public
+//!   thread (a channel of type 11 whose id is the message's, as Discord
+//!   does); messages are posted into it like any channel. A second thread
+//!   from the same message is refused (400, code 160004), and
+//!   [`FakeDiscord::deny_threads`] makes the bot lack the permission (403,
+//!   code 50013 "Missing Permissions").
+//! - Edits: `PATCH /channels/{c}/messages/{m}` edits in place and counts the
+//!   edits of each message ([`State::edits`]).
+//!
 //! Everything the bot sends is recorded in [`State`]; tests wait on it with
 //! [`FakeDiscord::wait_for`] (polling on change notifications with a
 //! timeout, never sleeping).
@@ -169,6 +178,22 @@ impl Msg {
         self.files.iter().find(|f| f.filename == filename)
     }
 
+    /// Whether every button of the message is disabled (and it has some).
+    pub fn buttons_disabled(&self) -> bool {
+        let mut any = false;
+        for row in self.json["components"].as_array().into_iter().flatten() {
+            for c in row["components"].as_array().into_iter().flatten() {
+                if c["type"] == 2 {
+                    any = true;
+                    if c["disabled"] != true {
+                        return false;
+                    }
+                }
+            }
+        }
+        any
+    }
+
     /// The custom id of the button whose label contains `label` (case-insensitive).
     pub fn button(&self, label: &str) -> Option<String> {
         let l = label.to_lowercase();
@@ -198,9 +223,26 @@ pub struct Interaction {
     pub original: Option<u64>,
 }
 
+/// A thread the bot opened.
+#[derive(Debug, Clone)]
+pub struct Thread {
+    /// The thread's id (the id of the message it was started from).
+    pub id: u64,
+    /// The channel it hangs off.
+    pub parent_id: u64,
+    /// Its name.
+    pub name: String,
+}
+
 /// Everything the fake has seen.
 #[derive(Default)]
 pub struct State {
+    /// Threads opened, in order.
+    pub threads: Vec<Thread>,
+    /// Answer thread creation with 403 Missing Permissions (50013).
+    pub deny_threads: bool,
+    /// How many times each message was edited (by message id).
+    pub edits: HashMap<u64, usize>,
     /// Messages in creation order (edits update in place).
     pub messages: Vec<Msg>,
     /// Every REST request: "METHOD path -> status".
@@ -258,6 +300,15 @@ impl State {
             .iter()
             .filter(|m| m.channel_id == channel_id && !m.ephemeral)
             .collect()
+    }
+
+    /// The thread opened from a channel's message whose text contains
+    /// `needle`, if any.
+    pub fn thread_from(&self, needle: &str) -> Option<&Thread> {
+        self.threads.iter().find(|t| {
+            self.message(t.id)
+                .is_some_and(|m| m.text().contains(needle))
+        })
     }
 
     /// DMs the bot sent to a user.
@@ -390,6 +441,29 @@ impl FakeDiscord {
     /// Names a user (shown as their display name).
     pub fn user(&self, id: u64, name: &str) {
         self.shared().with(|s| s.names.insert(id, name.to_string()));
+    }
+
+    /// Takes the permission to open threads from the bot (403, code 50013).
+    pub fn deny_threads(&self) {
+        self.shared().with(|s| s.deny_threads = true);
+    }
+
+    /// Records a thread on a message as if the bot had opened it and died
+    /// before noting it (Discord then refuses a second one with 160004).
+    pub fn thread_already_opened(&self, message_id: u64, name: &str) {
+        self.shared().with(|s| {
+            let parent_id = s.message(message_id).map(|m| m.channel_id).unwrap_or(0);
+            s.threads.push(Thread {
+                id: message_id,
+                parent_id,
+                name: name.to_string(),
+            })
+        });
+    }
+
+    /// Gives the bot the permission to open threads (and post in them).
+    pub fn allow_threads(&self) {
+        self.shared().with(|s| s.deny_threads = false);
     }
 
     /// Marks a user as refusing DMs from the bot.

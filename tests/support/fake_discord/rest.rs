@@ -371,6 +371,9 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
             create_with_files(shared, ch, &body, ctx, files)
         }
         ("PATCH", ["channels", _, "messages", id]) => edit(shared, id.parse().unwrap_or(0), &body),
+        ("POST", ["channels", ch, "messages", mid, "threads"]) => {
+            start_thread(shared, ch, mid, &body)
+        }
         ("DELETE", ["channels", _, "messages", _]) => (StatusCode::NO_CONTENT, None),
         ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, body),
         ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
@@ -653,6 +656,7 @@ fn edit(shared: &Shared, id: u64, p: &Value) -> Reply {
         serde_json::from_value::<serenity::model::channel::Message>(j.clone())
             .map_err(|e| format!("edited message unreadable: {e}"))?;
         m.json = j.clone();
+        *s.edits.entry(id).or_default() += 1;
         Ok(j)
     });
     match res {
@@ -660,6 +664,68 @@ fn edit(shared: &Shared, id: u64, p: &Value) -> Reply {
         Err(e) if e.contains("unknown message") => error(404, 10008, "Unknown Message"),
         Err(e) => reject(shared, e),
     }
+}
+
+/// Starts a public thread from a message, as Discord does: the thread is a
+/// channel of type 11 whose id is the message's id, so one message has at
+/// most one thread (a second attempt is refused with code 160004).
+fn start_thread(shared: &Shared, ch: &str, mid: &str, p: &Value) -> Reply {
+    let (Ok(ch), Ok(mid)) = (ch.parse::<u64>(), mid.parse::<u64>()) else {
+        return error(404, 10003, "Unknown Channel");
+    };
+    if shared.with(|s| s.deny_threads) {
+        return error(403, 50013, "Missing Permissions");
+    }
+    let name = p["name"].as_str().unwrap_or("").to_string();
+    if !(1..=100).contains(&name.chars().count()) {
+        return reject(
+            shared,
+            format!(
+                "thread name of {} characters (1 to 100)",
+                name.chars().count()
+            ),
+        );
+    }
+    if let Some(d) = p["auto_archive_duration"].as_u64()
+        && ![60, 1440, 4320, 10080].contains(&d)
+    {
+        return reject(shared, format!("auto_archive_duration {d}"));
+    }
+    let found = shared.with(|s| s.message(mid).map(|m| (m.channel_id, m.dm_user)));
+    match found {
+        Some((c, None)) if c == ch => {}
+        _ => return error(404, 10008, "Unknown Message"),
+    }
+    if shared.with(|s| s.threads.iter().any(|t| t.id == mid)) {
+        return error(
+            400,
+            160004,
+            "A thread has already been created for this message",
+        );
+    }
+    let v = json!({
+        "id": mid.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(),
+        "parent_id": ch.to_string(), "owner_id": APP_ID.to_string(), "name": name,
+        "last_message_id": null, "rate_limit_per_user": 0, "message_count": 0,
+        "member_count": 1, "flags": 0, "total_message_sent": 0,
+        "thread_metadata": {"archived": false,
+            "auto_archive_duration": p["auto_archive_duration"].as_u64().unwrap_or(4320),
+            "archive_timestamp": "2026-01-01T00:00:00.000000+00:00", "locked": false},
+    });
+    if let Err(e) = serde_json::from_value::<serenity::model::channel::GuildChannel>(v.clone()) {
+        panic!("fake built an unreadable thread: {e}");
+    }
+    shared.with(|s| {
+        s.threads.push(super::Thread {
+            id: mid,
+            parent_id: ch,
+            name,
+        });
+        if let Some(m) = s.messages.iter_mut().find(|m| m.id == mid) {
+            m.json["thread"] = v.clone();
+        }
+    });
+    (StatusCode::OK, Some(v))
 }
 
 fn original(s: &State, token: &str) -> Option<Msg> {

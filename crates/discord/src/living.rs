@@ -1,0 +1,499 @@
+//! Living messages and threads: a game's channel reads like a table, not a
+//! log.
+//!
+//! - **One thread per game.** When a game starts, the bot opens a public
+//!   thread from its lobby message, named like `battle #12: Alice vs Bob`,
+//!   and the game moves there (its row's channel becomes the thread): every
+//!   later announcement goes to the thread, commands typed in the thread find
+//!   the game, and the channel is free for the next game. Where the bot may
+//!   not open threads (403: it lacks Create Public Threads or Send Messages
+//!   in Threads) the game stays in the channel, with a one-line note. The
+//!   thread is opened at the start, not with the lobby, so it is named after
+//!   the players who sit down.
+//! - **The lobby is one message**, edited in place as seats change; at the
+//!   start (or an abort) its buttons are disabled.
+//! - **One message opens each turn** (the start, or the turn's result with
+//!   the new board): in games whose moves are made in the channel (cards,
+//!   puzzle) it carries the move buttons and mentions the players it waits
+//!   for, so no separate prompt is posted; as people move, its last line is
+//!   edited to say who the turn still waits for ("waiting for Bob · 1 of 2
+//!   ready · deadline in 5 minutes"). AI seats never post.
+//!
+//! Which message was posted for what is kept in the store
+//! ([`host::PostedMessage`], keys `lobby`, `turn:N`, `thread`), so edits
+//! after a restart find the messages posted before it.
+
+use super::outbox::{Route, error_code, nonce};
+use super::{Data, components, game, messages};
+use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
+use poise::serenity_prelude as serenity;
+use serenity::{
+    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateAllowedMentions,
+    CreateMessage, CreateThread, EditMessage, Http, MessageId, Nonce, UserId,
+};
+
+/// Discord's limit on a thread's name.
+pub const MAX_THREAD_NAME: usize = 100;
+
+/// The key of the message that opens a turn.
+fn turn_key(turn: u32) -> String {
+    format!("turn:{turn}")
+}
+
+fn snowflake(s: &str) -> Option<u64> {
+    s.parse::<u64>().ok().filter(|n| *n != 0)
+}
+
+/// What a game posted under `key` (none when the store cannot say: the
+/// caller posts anew, which is better than posting nothing).
+async fn posted(data: &Data, game_id: i64, key: &str) -> Option<PostedMessage> {
+    let key = key.to_string();
+    match data.host(move |h| h.posted_message(game_id, &key)).await {
+        Ok(m) => m,
+        Err(e) => {
+            tracing::error!(game_id, error = %e, "cannot read the game's posted messages");
+            None
+        }
+    }
+}
+
+/// Remembers a posted message (logged if the store refuses: the next
+/// announcement then posts instead of editing).
+async fn remember(data: &Data, m: PostedMessage) {
+    let game_id = m.game_id;
+    if let Err(e) = data.host(move |h| h.remember_message(m)).await {
+        tracing::error!(game_id, error = %e, "cannot remember a posted message");
+    }
+}
+
+/// Where a game's announcements go now: its thread once it has one.
+pub async fn home(data: &Data, a: &Announcement) -> Option<ChannelId> {
+    let g = a.game_id;
+    let channel = match data.host(move |h| h.game(g)).await {
+        Ok(row) => row.channel_id,
+        Err(_) => a.channel_id.clone(),
+    };
+    snowflake(&channel).map(ChannelId::new)
+}
+
+/// Whether the opening message of a game's turn was posted (then, in games
+/// whose moves are made in the channel, it carries the turn's prompt).
+pub async fn turn_posted(data: &Data, game_id: i64, turn: u32) -> bool {
+    posted(data, game_id, &turn_key(turn)).await.is_some()
+}
+
+/// Delivers one channel announcement the living way; `None` when the kind is
+/// not one this module handles (the caller posts it as before).
+pub async fn deliver(
+    http: &Http,
+    data: &Data,
+    row: i64,
+    channel: ChannelId,
+    a: &Announcement,
+) -> Option<Result<(), serenity::Error>> {
+    let started = turn_posted(data, a.game_id, 0).await;
+    Some(match a.kind {
+        // A lobby change; once the game started, the lobby was closed with
+        // its final seats, so a change delivered late (after a crash) is
+        // stale and nothing is posted.
+        AnnouncementKind::Lobby if !started => lobby(http, data, row, channel, a).await,
+        AnnouncementKind::Lobby => Ok(()),
+        AnnouncementKind::Started => {
+            if let Err(e) = close_lobby(http, data, a, "It has started").await {
+                return Some(Err(e));
+            }
+            match open_thread(http, data, a).await {
+                Ok(home) => open_turn(http, data, row, home, a).await,
+                Err(e) => Err(e),
+            }
+        }
+        AnnouncementKind::Turn => match home(data, a).await {
+            Some(home) => open_turn(http, data, row, home, a).await,
+            None => Ok(()),
+        },
+        AnnouncementKind::Waiting => waiting(http, data, row, a).await,
+        AnnouncementKind::Aborted if !started => {
+            if let Err(e) = close_lobby(http, data, a, "It was closed").await {
+                return Some(Err(e));
+            }
+            return None;
+        }
+        _ => return None,
+    })
+}
+
+/// Sends messages in order with their nonces; returns the last one's id.
+async fn send(
+    http: &Http,
+    channel: ChannelId,
+    msgs: Vec<CreateMessage>,
+    route: Route,
+) -> Result<Option<MessageId>, serenity::Error> {
+    let mut last = None;
+    for (part, m) in msgs.into_iter().enumerate() {
+        let m = match nonce(route, part) {
+            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+            None => m,
+        };
+        last = Some(channel.send_message(http, m).await?.id);
+    }
+    Ok(last)
+}
+
+/// Whether Discord says the message is gone (deleted by someone).
+fn unknown_message(e: &serenity::Error) -> bool {
+    matches!(error_code(e), Some((404, _)))
+}
+
+/// The lobby's text: how it began, the seats now, and the latest change.
+async fn lobby_text(data: &Data, a: &Announcement, base: &str) -> (String, bool) {
+    let g = a.game_id;
+    let view = data.host(move |h| h.view(g, None)).await.ok();
+    let mut text = base.to_string();
+    let open = view.as_ref().is_some_and(|v| v.status == GameStatus::Lobby);
+    if let Some(v) = view {
+        text.push_str("\nSeats:");
+        for s in &v.seats {
+            text.push_str(&format!("\n{}. {}", s.seat + 1, s.name));
+        }
+    }
+    if a.text != base {
+        text.push_str(&format!("\nLatest: {}", a.text));
+    }
+    (messages::clip(&text, messages::MAX_CONTENT), open)
+}
+
+/// Posts the lobby, or edits the one already posted.
+async fn lobby(
+    http: &Http,
+    data: &Data,
+    row: i64,
+    channel: ChannelId,
+    a: &Announcement,
+) -> Result<(), serenity::Error> {
+    let g = a.game_id;
+    if let Some(m) = posted(data, g, "lobby").await
+        && let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id))
+    {
+        let (text, open) = lobby_text(data, a, &m.content).await;
+        let rows = if open {
+            components::lobby_rows(g)
+        } else {
+            Vec::new()
+        };
+        match ChannelId::new(c)
+            .edit_message(http, id, EditMessage::new().content(text).components(rows))
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(e) if unknown_message(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let base = a.text.clone();
+    let (text, open) = lobby_text(data, a, &base).await;
+    let mut msg = CreateMessage::new()
+        .content(text)
+        .allowed_mentions(CreateAllowedMentions::new());
+    if open {
+        msg = msg.components(components::lobby_rows(g));
+    }
+    if let Some(id) = send(http, channel, vec![msg], Route::Main(row)).await? {
+        remember(
+            data,
+            PostedMessage {
+                game_id: g,
+                key: "lobby".into(),
+                channel_id: channel.to_string(),
+                message_id: id.to_string(),
+                content: base,
+            },
+        )
+        .await;
+    }
+    Ok(())
+}
+
+/// Edits the lobby into its final state: the seats, what became of it,
+/// and its buttons disabled (a click on them would only be refused).
+async fn close_lobby(
+    http: &Http,
+    data: &Data,
+    a: &Announcement,
+    what: &str,
+) -> Result<(), serenity::Error> {
+    let g = a.game_id;
+    let Some(m) = posted(data, g, "lobby").await else {
+        return Ok(());
+    };
+    let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
+        return Ok(());
+    };
+    let (mut text, _) = lobby_text(data, a, &m.content).await;
+    // The "Latest" line of the lobby was about seats; what matters now is
+    // what became of the game.
+    if let Some(i) = text.find("\nLatest: ") {
+        text.truncate(i);
+    }
+    text.push_str(&format!("\n{what}."));
+    let edit = EditMessage::new()
+        .content(messages::clip(&text, messages::MAX_CONTENT))
+        .components(components::lobby_rows_disabled(g));
+    match ChannelId::new(c).edit_message(http, id, edit).await {
+        Ok(_) => Ok(()),
+        Err(e) if unknown_message(&e) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// A thread's name for a game: `battle #12: Alice vs Bob`, within
+/// Discord's 100 characters.
+pub fn thread_name(label: &str, players: &[String]) -> String {
+    let name = if players.is_empty() {
+        label.to_string()
+    } else {
+        format!("{label}: {}", players.join(" vs "))
+    };
+    messages::clip(&name, MAX_THREAD_NAME)
+}
+
+/// Opens the game's thread from its lobby message, once; returns where the
+/// game lives from now on (the thread, or its channel when the bot may not
+/// open threads there).
+async fn open_thread(
+    http: &Http,
+    data: &Data,
+    a: &Announcement,
+) -> Result<ChannelId, serenity::Error> {
+    let g = a.game_id;
+    let parent = home(data, a).await.unwrap_or(ChannelId::new(1));
+    if let Some(t) = posted(data, g, "thread").await {
+        return Ok(snowflake(&t.channel_id).map_or(parent, ChannelId::new));
+    }
+    let settle = |home: ChannelId| async move {
+        let h = home.to_string();
+        match data.host(move |x| x.settle_home(g, &h)).await {
+            Ok(h) => snowflake(&h).map_or(home, ChannelId::new),
+            Err(e) => {
+                tracing::error!(game_id = g, error = %e, "cannot move the game to its thread");
+                parent
+            }
+        }
+    };
+    let Some(lobby) = posted(data, g, "lobby").await else {
+        // No lobby message to hang a thread on (a game from before threads).
+        return Ok(settle(parent).await);
+    };
+    let (Some(c), Some(m)) = (snowflake(&lobby.channel_id), snowflake(&lobby.message_id)) else {
+        return Ok(settle(parent).await);
+    };
+    let seats = data.host(move |h| h.seats(g)).await.unwrap_or_default();
+    let players: Vec<String> = seats.iter().map(|s| s.display_name.clone()).collect();
+    let label = format!("{} #{}", a.game_kind, g);
+    let builder = CreateThread::new(thread_name(&label, &players))
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    match ChannelId::new(c)
+        .create_thread_from_message(http, MessageId::new(m), builder)
+        .await
+    {
+        Ok(thread) => Ok(settle(thread.id).await),
+        Err(e) => match error_code(&e) {
+            // Opened before a restart cut us short: a thread started from a
+            // message has the message's id.
+            Some((_, 160004)) => Ok(settle(ChannelId::new(m)).await),
+            Some((403, _)) => {
+                tracing::warn!(game_id = g, error = %e, "may not open a thread; the game stays in its channel");
+                let note = format!(
+                    "(I may not open a thread here, so {label} is played in this channel: \
+                     I need the Create Public Threads and Send Messages in Threads permissions.)"
+                );
+                let msg = CreateMessage::new()
+                    .content(note)
+                    .allowed_mentions(CreateAllowedMentions::new());
+                send(http, parent, vec![msg], Route::Thread(g)).await?;
+                Ok(settle(parent).await)
+            }
+            Some((status, _)) if status == 429 || status >= 500 => Err(e),
+            None => Err(e),
+            // Any other refusal (e.g. the lobby is itself in a thread, where
+            // no thread can be opened): the game stays where it is.
+            Some(_) => {
+                tracing::info!(game_id = g, error = %e, "no thread for the game; it stays in its channel");
+                Ok(settle(parent).await)
+            }
+        },
+    }
+}
+
+/// Posts the message that opens a turn (the start, or a turn's result):
+/// text and board (as an image where the kind has one), and, in games whose
+/// moves are made in the channel, the prompt of the people it waits for.
+async fn open_turn(
+    http: &Http,
+    data: &Data,
+    row: i64,
+    home: ChannelId,
+    a: &Announcement,
+) -> Result<(), serenity::Error> {
+    let g = a.game_id;
+    let channel_moves = data
+        .host
+        .registry()
+        .get(&a.game_kind)
+        .is_ok_and(|k| k.moves_in_channel);
+    let (prompt, rows, mentions) = if channel_moves {
+        turn_prompt(data, a).await
+    } else {
+        (String::new(), Vec::new(), Vec::new())
+    };
+    let (msgs, last_text) = super::outbox::turn_messages(data, a, &prompt, rows, mentions).await;
+    let last = send(http, home, msgs, Route::Main(row)).await?;
+    if let Some(id) = last {
+        remember(
+            data,
+            PostedMessage {
+                game_id: g,
+                key: turn_key(a.turn),
+                channel_id: home.to_string(),
+                message_id: id.to_string(),
+                content: last_text,
+            },
+        )
+        .await;
+    }
+    Ok(())
+}
+
+/// The prompt on a turn's opening message: who it waits for (mentioned),
+/// and their move buttons when one person is awaited, else a button that
+/// shows each their move privately. Empty when the game has moved on.
+async fn turn_prompt(data: &Data, a: &Announcement) -> (String, Vec<CreateActionRow>, Vec<UserId>) {
+    let g = a.game_id;
+    let Ok(view) = data.host(move |h| h.view(g, None)).await else {
+        return (String::new(), Vec::new(), Vec::new());
+    };
+    if view.status != GameStatus::Running || view.turn != a.turn {
+        return (String::new(), Vec::new(), Vec::new());
+    }
+    let people: Vec<String> = view
+        .seats
+        .iter()
+        .filter(|s| s.awaited)
+        .filter_map(|s| match &s.occupant {
+            host::Occupant::User(u) => Some(u.clone()),
+            host::Occupant::Ai(_) => None,
+        })
+        .collect();
+    if people.is_empty() {
+        return (String::new(), Vec::new(), Vec::new());
+    }
+    let mentions: Vec<UserId> = people
+        .iter()
+        .filter_map(|u| snowflake(u).map(UserId::new))
+        .collect();
+    let who = people
+        .iter()
+        .map(|u| game::mention(u))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if let [one] = people.as_slice() {
+        let u = one.clone();
+        if let Ok(v) = data.host(move |h| h.view(g, Some(&u))).await
+            && let Some(choices) = v.view.map(|v| v.choices).filter(|c| !c.is_empty())
+        {
+            let (rows, cut) = components::choice_rows(g, a.turn, &choices);
+            let more = if cut {
+                " (More choices than fit here: type them with `/move`.)"
+            } else {
+                ""
+            };
+            return (format!("\n{who}, your move.{more}"), rows, mentions);
+        }
+    }
+    (
+        format!("\n{who}: your move. Press **Show my move** to see yours."),
+        vec![components::show_row(g, a.turn)],
+        mentions,
+    )
+}
+
+/// The status line of a turn: who it still waits for, and its deadline.
+fn status_line(a: &Announcement) -> String {
+    let mut line = a.text.clone();
+    if let Some(d) = a.deadline {
+        line.push_str(&format!(" · deadline <t:{}:R>", d.div_euclid(1000)));
+    }
+    line
+}
+
+/// A person moved: the turn's opening message says who it still waits for
+/// (edited), or a status message is posted when there is none to edit.
+async fn waiting(
+    http: &Http,
+    data: &Data,
+    row: i64,
+    a: &Announcement,
+) -> Result<(), serenity::Error> {
+    let g = a.game_id;
+    let line = status_line(a);
+    let key = turn_key(a.turn);
+    if let Some(m) = posted(data, g, &key).await
+        && let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id))
+    {
+        let text = if m.content.is_empty() {
+            line.clone()
+        } else {
+            format!("{}\n{line}", m.content)
+        };
+        if text.chars().count() <= messages::MAX_CONTENT {
+            match ChannelId::new(c)
+                .edit_message(http, id, EditMessage::new().content(text))
+                .await
+            {
+                Ok(_) => return Ok(()),
+                Err(e) if unknown_message(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    let Some(home) = home(data, a).await else {
+        return Ok(());
+    };
+    let msg = CreateMessage::new()
+        .content(messages::clip(&line, messages::MAX_CONTENT))
+        .allowed_mentions(CreateAllowedMentions::new());
+    if let Some(id) = send(http, home, vec![msg], Route::Main(row)).await? {
+        remember(
+            data,
+            PostedMessage {
+                game_id: g,
+                key,
+                channel_id: home.to_string(),
+                message_id: id.to_string(),
+                content: String::new(),
+            },
+        )
+        .await;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_names_name_the_players_within_discords_limit() {
+        assert_eq!(
+            thread_name("battle #12", &["Alice".into(), "Bob".into()]),
+            "battle #12: Alice vs Bob"
+        );
+        let many: Vec<String> = (0..7)
+            .map(|i| format!("Player with a long name {i}"))
+            .collect();
+        let name = thread_name("diplomacy #3", &many);
+        assert!(name.chars().count() <= MAX_THREAD_NAME, "{name}");
+        assert!(name.starts_with("diplomacy #3: Player with a long name 0 vs"));
+    }
+}
