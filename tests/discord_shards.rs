@@ -104,7 +104,15 @@ async fn one_process_runs_every_shard_and_dms_on_shard_0_move_games_of_both_guil
             let receipt = press_reply(&fake, user, p, &p.buttons()[0].0).await;
             assert!(receipt.contains("Recorded"), "{receipt}");
         }
-        channel_msg(&fake, ch, "Turn 2 of").await;
+        // The game plays in a thread opened from its lobby message.
+        let thread = fake
+            .state()
+            .threads
+            .iter()
+            .find(|t| t.parent_id == ch)
+            .map(|t| t.id)
+            .expect("a thread for the game");
+        channel_msg(&fake, thread, "Turn 2 of").await;
     }
     let rejected = fake.state().rejected.clone();
     assert!(rejected.is_empty(), "{rejected:?}");

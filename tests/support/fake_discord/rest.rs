@@ -703,8 +703,10 @@ fn start_thread(shared: &Shared, ch: &str, mid: &str, p: &Value) -> Reply {
             "A thread has already been created for this message",
         );
     }
+    // A thread is in its parent channel's guild.
+    let guild = shared.with(|s| s.channel_guilds.get(&ch).copied().unwrap_or(GUILD_ID));
     let v = json!({
-        "id": mid.to_string(), "type": 11, "guild_id": GUILD_ID.to_string(),
+        "id": mid.to_string(), "type": 11, "guild_id": guild.to_string(),
         "parent_id": ch.to_string(), "owner_id": APP_ID.to_string(), "name": name,
         "last_message_id": null, "rate_limit_per_user": 0, "message_count": 0,
         "member_count": 1, "flags": 0, "total_message_sent": 0,
@@ -721,6 +723,9 @@ fn start_thread(shared: &Shared, ch: &str, mid: &str, p: &Value) -> Reply {
             parent_id: ch,
             name,
         });
+        if guild != GUILD_ID {
+            s.channel_guilds.insert(mid, guild);
+        }
         if let Some(m) = s.messages.iter_mut().find(|m| m.id == mid) {
             m.json["thread"] = v.clone();
         }
