@@ -60,7 +60,9 @@ fn random_position(seed: u64, size: usize, turns: u64) -> Battle {
 
 #[test]
 fn every_level_answers_legally_and_stops_when_its_time_is_up() {
-    let levels = ["default", "mix", "mc:200", "greedy", "random", "exact"];
+    let levels = [
+        "default", "duct", "mix", "mc:200", "greedy", "random", "exact",
+    ];
     for seed in 0..16u64 {
         let b = random_position(seed, 1 + (seed % 3) as usize, seed * 7 % 30);
         if b.pos().result.is_some() {

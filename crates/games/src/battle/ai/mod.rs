@@ -9,6 +9,7 @@
 //! the host passes, so with an iteration budget it is deterministic.
 
 pub(crate) mod eval;
+pub mod exploit;
 pub mod greedy;
 pub mod mc;
 mod random;
@@ -23,7 +24,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// The levels offered to players; the first is the default.
 pub const LEVELS: &[&str] = &[
-    "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix",
+    "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix", "duct",
 ];
 
 /// Playouts of `mc` when the level gives no number.
@@ -37,6 +38,10 @@ pub enum Level {
     Default,
     /// Tree search with this many iterations (`search:N`).
     Search(u64),
+    /// The default before issue 21 (`duct`, or `duct:N` for N iterations):
+    /// the search's most visited action, at most 20,000 iterations, the
+    /// solver only with one monster a side. Kept for comparisons.
+    Duct(Option<u64>),
     /// The same search with its root solved as a matrix game and the
     /// action sampled from the equilibrium (`mix`, or `mix:N` for N iterations).
     Mix(Option<u64>),
@@ -51,7 +56,7 @@ pub enum Level {
 }
 
 impl Level {
-    /// Parses `default`, `search:N`, `mix`, `mix:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
+    /// Parses `default`, `search:N`, `mix`, `mix:N`, `duct`, `duct:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
     pub fn parse(s: &str) -> Option<Level> {
         let s = s.trim().to_lowercase();
         let (name, arg) = match s.split_once(':') {
@@ -70,6 +75,7 @@ impl Level {
                 Some(n) => Some(Level::Search(n)),
             },
             "mix" => Some(Level::Mix(num(&arg)?)),
+            "duct" => Some(Level::Duct(num(&arg)?)),
             "greedy" if arg.is_none() => Some(Level::Greedy),
             "random" if arg.is_none() => Some(Level::Random),
             "exact" if arg.is_none() => Some(Level::Exact),
@@ -100,13 +106,14 @@ pub fn choose(
         Level::Random => random::choose(ctx, pos, seat, &mut rng),
         Level::Greedy => greedy::choose(ctx, pos, seat),
         Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
-        Level::Default => search::choose(ctx, pos, seat, &budget, None, &mut rng),
-        Level::Search(n) => search::choose(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Default => search::choose_default(ctx, pos, seat, &budget, None, &mut rng),
+        Level::Search(n) => search::choose_default(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Duct(n) => search::choose(ctx, pos, seat, &budget, n, &mut rng),
         Level::Mix(n) => search::choose_mixed(ctx, pos, seat, &budget, n, &mut rng),
         Level::Exact => {
-            match super::solver::Solution::solve(ctx, pos, super::solver::EXACT_MAX_STATES) {
+            match super::solver::cached_solve(ctx, pos, super::solver::EXACT_MAX_STATES, &budget) {
                 Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
-                None => search::choose(ctx, pos, seat, &budget, None, &mut rng),
+                None => search::choose_default(ctx, pos, seat, &budget, None, &mut rng),
             }
         }
     }
