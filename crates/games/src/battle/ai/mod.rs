@@ -1,9 +1,12 @@
 //! The battle AIs behind one entry point, [`choose`]: `random`, `greedy`,
 //! `mc:N` (the source material's pure Monte Carlo baseline), `default`
-//! (simultaneous-move tree search with a position evaluation, exact in
-//! small endgames), `mix` (the same search with its root solved as a
-//! matrix game, sampling its action from the equilibrium) and `exact` (the value-iteration solver, for small
-//! positions; larger ones fall back to `default`).
+//! (simultaneous-move tree search with a position evaluation for its
+//! whole time budget, mixing where its pure choice is exposed, exact and
+//! cached in small positions), `duct` (the default before issue 21), `mix`
+//! (the search with its root solved as a matrix game, always sampling its
+//! action from the equilibrium) and `exact` (the value-iteration solver,
+//! for small positions; larger ones fall back to the search). The
+//! exploitability measurement is in [`exploit`].
 //!
 //! Every AI draws its randomness from a generator seeded with the `seed`
 //! the host passes, so with an iteration budget it is deterministic.
@@ -113,7 +116,7 @@ pub fn choose(
         Level::Exact => {
             match super::solver::cached_solve(ctx, pos, super::solver::EXACT_MAX_STATES, &budget) {
                 Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
-                None => search::choose_default(ctx, pos, seat, &budget, None, &mut rng),
+                None => search::search_and_choose(ctx, pos, seat, &budget, None, &mut rng),
             }
         }
     }

@@ -414,6 +414,19 @@ pub fn choose_default<R: Rng>(
     {
         return sol.sample(ctx, pos, seat, rng);
     }
+    search_and_choose(ctx, pos, seat, budget, iterations, rng)
+}
+
+/// The search half of [`choose_default`] (no solver): also the `exact`
+/// level's fallback once its larger solve has given up.
+pub fn search_and_choose<R: Rng>(
+    ctx: &Ctx,
+    pos: &Pos,
+    seat: usize,
+    budget: &AiBudget,
+    iterations: Option<u64>,
+    rng: &mut R,
+) -> Act {
     let iterations = iterations
         .or(budget.iterations)
         .unwrap_or(if budget.deadline.is_some() {
