@@ -61,3 +61,55 @@ fn default_beats_greedy_in_a_small_match() {
     let p = &r[0];
     assert!(p.a_wins > p.b_wins, "{p:?}");
 }
+
+/// A stopwatch that expires after `limit` questions and counts them.
+#[derive(Debug)]
+struct CountingStopwatch {
+    limit: u64,
+    asked: std::sync::atomic::AtomicU64,
+}
+
+impl games::seam::Stopwatch for CountingStopwatch {
+    fn expired(&self) -> bool {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            >= self.limit
+    }
+}
+
+/// Plain `default` keeps deepening (more sampled rounds) while its
+/// stopwatch allows, and stops at the first "time is up"; `default:N`
+/// takes one round only, so it asks at most once per candidate.
+#[test]
+fn default_deepens_until_its_stopwatch_expires() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let g = PuzzleDuel::new_game(PuzzleOptions::default(), 6).unwrap();
+    let candidates = g.groups_of(0).len() as u64;
+    let ask = |level: &str, limit: u64| {
+        let watch = Arc::new(CountingStopwatch {
+            limit,
+            asked: AtomicU64::new(0),
+        });
+        let budget = AiBudget {
+            iterations: None,
+            deadline: Some(watch.clone()),
+        };
+        let a = g.ai_action(0, level, budget, 1);
+        assert!(g.validate(0, &a).is_ok(), "{level}");
+        watch.asked.load(Ordering::Relaxed)
+    };
+    // Several rounds' worth of questions, then one "expired" ends it.
+    let limit = 3 * candidates + 1;
+    assert_eq!(ask("default", limit), limit + 1);
+    // A fixed sample count never goes past its one round.
+    assert!(ask("default:4", limit) <= candidates);
+}
+
+#[test]
+fn default_is_reproducible_without_a_clock() {
+    let g = PuzzleDuel::new_game(PuzzleOptions::default(), 8).unwrap();
+    let a = g.ai_action(0, "default", AiBudget::default(), 5);
+    let b = g.ai_action(0, "default", AiBudget::default(), 5);
+    assert_eq!((a.x, a.y), (b.x, b.y));
+}
