@@ -182,7 +182,7 @@ fn an_endgame_is_solved_once_and_later_turns_are_lookups() {
 }
 
 #[test]
-fn default_is_deterministic_under_an_iteration_budget_on_random_positions() {
+fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_positions() {
     for seed in 0..8u64 {
         let b = random_position(seed, 1 + (seed % 3) as usize, seed % 5);
         if b.pos().result.is_some() {

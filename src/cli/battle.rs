@@ -122,7 +122,7 @@ pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
     use games::battle::ai::exploit;
     let Some(level) = Level::parse(&e.ai) else {
         bail!(
-            "unknown AI `{}`: use default, search:N, mix, greedy, random, mc:N or exact",
+            "unknown AI `{}`: use default, search:N, duct, hedge, mix, greedy, random, mc:N or exact",
             e.ai
         );
     };
@@ -295,7 +295,9 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
     let mut names = Vec::new();
     for name in &t.ai {
         if Level::parse(name).is_none() {
-            bail!("unknown AI `{name}`: use default, search:N, greedy, random, mc, mc:N or exact");
+            bail!(
+                "unknown AI `{name}`: use default, search:N, duct, hedge, mix, greedy, random, mc, mc:N or exact"
+            );
         }
         names.push(name.clone());
     }

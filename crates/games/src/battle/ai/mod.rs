@@ -1,8 +1,9 @@
 //! The battle AIs behind one entry point, [`choose`]: `random`, `greedy`,
 //! `mc:N` (the source material's pure Monte Carlo baseline), `default`
-//! (simultaneous-move tree search with a position evaluation for its
-//! whole time budget, mixing where its pure choice is exposed, exact and
-//! cached in small positions), `duct` (the default before issue 21), `mix`
+//! and `duct` (simultaneous-move tree search with a position evaluation,
+//! its most visited action; exact and cached in one-a-side endgames),
+//! `hedge` (the same search for its whole time budget, mixing where its
+//! pure choice is exposed, exact and cached in small positions), `mix`
 //! (the search with its root solved as a matrix game, always sampling its
 //! action from the equilibrium) and `exact` (the value-iteration solver,
 //! for small positions; larger ones fall back to the search). The
@@ -27,7 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 /// The levels offered to players; the first is the default.
 pub const LEVELS: &[&str] = &[
-    "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix", "duct",
+    "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix", "duct", "hedge",
 ];
 
 /// Playouts of `mc` when the level gives no number.
@@ -41,10 +42,16 @@ pub enum Level {
     Default,
     /// Tree search with this many iterations (`search:N`).
     Search(u64),
-    /// The default before issue 21 (`duct`, or `duct:N` for N iterations):
-    /// the search's most visited action, at most 20,000 iterations, the
-    /// solver only with one monster a side. Kept for comparisons.
+    /// The search's most visited action, at most 20,000 iterations, the
+    /// solver only with one monster a side (`duct`, or `duct:N` for N
+    /// iterations): what `default` plays today, addressable by name so
+    /// comparisons survive a change of the default.
     Duct(Option<u64>),
+    /// Issue 21's candidate (`hedge`, or `hedge:N` for N iterations):
+    /// small positions solved exactly (cached), the search for the whole
+    /// budget, mixing where its pure choice is exposed. Not the default:
+    /// it was not measurably stronger (see [`search::choose_hedge`]).
+    Hedge(Option<u64>),
     /// The same search with its root solved as a matrix game and the
     /// action sampled from the equilibrium (`mix`, or `mix:N` for N iterations).
     Mix(Option<u64>),
@@ -59,7 +66,7 @@ pub enum Level {
 }
 
 impl Level {
-    /// Parses `default`, `search:N`, `mix`, `mix:N`, `duct`, `duct:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
+    /// Parses `default`, `search:N`, `mix`, `mix:N`, `duct`, `duct:N`, `hedge`, `hedge:N`, `greedy`, `random`, `mc`, `mc:N`, `exact`.
     pub fn parse(s: &str) -> Option<Level> {
         let s = s.trim().to_lowercase();
         let (name, arg) = match s.split_once(':') {
@@ -79,6 +86,7 @@ impl Level {
             },
             "mix" => Some(Level::Mix(num(&arg)?)),
             "duct" => Some(Level::Duct(num(&arg)?)),
+            "hedge" => Some(Level::Hedge(num(&arg)?)),
             "greedy" if arg.is_none() => Some(Level::Greedy),
             "random" if arg.is_none() => Some(Level::Random),
             "exact" if arg.is_none() => Some(Level::Exact),
@@ -109,14 +117,15 @@ pub fn choose(
         Level::Random => random::choose(ctx, pos, seat, &mut rng),
         Level::Greedy => greedy::choose(ctx, pos, seat),
         Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
-        Level::Default => search::choose_default(ctx, pos, seat, &budget, None, &mut rng),
-        Level::Search(n) => search::choose_default(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Default => search::choose(ctx, pos, seat, &budget, None, &mut rng),
+        Level::Search(n) => search::choose(ctx, pos, seat, &budget, Some(n), &mut rng),
         Level::Duct(n) => search::choose(ctx, pos, seat, &budget, n, &mut rng),
+        Level::Hedge(n) => search::choose_hedge(ctx, pos, seat, &budget, n, &mut rng),
         Level::Mix(n) => search::choose_mixed(ctx, pos, seat, &budget, n, &mut rng),
         Level::Exact => {
             match super::solver::cached_solve(ctx, pos, super::solver::EXACT_MAX_STATES, &budget) {
                 Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
-                None => search::search_and_choose(ctx, pos, seat, &budget, None, &mut rng),
+                None => search::most_visited(ctx, pos, seat, &budget, None, &mut rng),
             }
         }
     }
