@@ -279,3 +279,69 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     print!("{}", report.table());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's runner plays the battle command's schedule: same seeds,
+    /// same games, same W/D/L; and its table carries every column.
+    #[test]
+    fn the_report_reproduces_the_battle_tournament_from_its_seed() {
+        let args = ReportArgs {
+            game: "battle".into(),
+            ai: vec!["greedy".into(), "random".into()],
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            threads: 2,
+        };
+        let a = {
+            let mut a = args.clone();
+            a.threads = 1;
+            a
+        };
+        let battle = super::super::battle::tournament(&super::super::battle::TournamentArgs {
+            ai: args.ai.clone(),
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            json: true,
+            team_size: 3,
+            roster: None,
+            threads: 1,
+        })
+        .unwrap();
+        let run = |args: &ReportArgs| {
+            run_report(
+                args,
+                |seed| {
+                    games::battle::Battle::with_roster(
+                        games::battle::rules::data::Roster::builtin(),
+                        &games::battle::BattleOptions::default(),
+                        seed,
+                    )
+                    .map_err(|e| e.0)
+                },
+                u64::MAX,
+            )
+            .unwrap()
+        };
+        let (one, two) = (run(&a), run(&args));
+        assert_eq!(one.lines[0].result, battle.pairs[0]);
+        assert_eq!(two.lines[0].result, battle.pairs[0]);
+        let table = two.table();
+        assert!(
+            table.contains("| A W/D/L |") && table.contains("| own iterations |"),
+            "{table}"
+        );
+        let p = &battle.pairs[0];
+        assert!(
+            table.contains(&format!(
+                "| greedy | random | 8 | {}/{}/{} |",
+                p.a_wins, p.draws, p.b_wins
+            )),
+            "{table}"
+        );
+    }
+}
