@@ -60,7 +60,9 @@ fn random_position(seed: u64, size: usize, turns: u64) -> Battle {
 
 #[test]
 fn every_level_answers_legally_and_stops_when_its_time_is_up() {
-    let levels = ["default", "mix", "mc:200", "greedy", "random", "exact"];
+    let levels = [
+        "default", "duct", "mix", "mc:200", "greedy", "random", "exact",
+    ];
     for seed in 0..16u64 {
         let b = random_position(seed, 1 + (seed % 3) as usize, seed * 7 % 30);
         if b.pos().result.is_some() {
@@ -135,6 +137,80 @@ fn the_solver_gives_up_when_told_and_agrees_when_not() {
             assert!(
                 Solution::solve_within(b.ctx(), b.pos(), ENDGAME_MAX_STATES, &|| true).is_none()
             );
+        }
+    }
+}
+
+#[test]
+fn an_endgame_is_solved_once_and_later_turns_are_lookups() {
+    use games::battle::solver::cached_solve;
+    let mut solved = 0;
+    for seed in 0..8u64 {
+        let b = random_position(seed, 1, 1);
+        if b.pos().result.is_some() {
+            continue;
+        }
+        let budget = AiBudget::iterations(1);
+        let Some(first) = cached_solve(b.ctx(), b.pos(), ENDGAME_MAX_STATES, &budget) else {
+            continue;
+        };
+        solved += 1;
+        let fresh = Solution::solve(b.ctx(), b.pos(), ENDGAME_MAX_STATES).unwrap();
+        assert_eq!(first.value(b.pos()), fresh.value(b.pos()));
+        // A later turn of the same battle is found in the cached solution.
+        let mut later = b.clone();
+        let mut acts = [None, None];
+        for (x, slot) in acts.iter_mut().enumerate() {
+            if later.pos().awaits(x) {
+                *slot = engine::legal(later.ctx(), later.pos(), x)
+                    .as_slice()
+                    .first()
+                    .copied();
+            }
+        }
+        later.apply_acts(acts);
+        if later.pos().result.is_none() {
+            let again =
+                cached_solve(later.ctx(), later.pos(), ENDGAME_MAX_STATES, &budget).unwrap();
+            assert!(
+                Arc::ptr_eq(&first, &again) || again.value(later.pos()) == fresh.value(later.pos())
+            );
+            assert_eq!(again.value(later.pos()), fresh.value(later.pos()));
+        }
+    }
+    assert!(solved >= 3, "only {solved} endgames solved");
+}
+
+#[test]
+fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_positions() {
+    for seed in 0..8u64 {
+        let b = random_position(seed, 1 + (seed % 3) as usize, seed % 5);
+        if b.pos().result.is_some() {
+            continue;
+        }
+        for x in 0..2 {
+            if !b.pos().awaits(x) {
+                continue;
+            }
+            let level = Level::parse("default").unwrap();
+            let a = ai::choose(
+                b.ctx(),
+                b.pos(),
+                x,
+                &level,
+                AiBudget::iterations(2_000),
+                seed,
+            );
+            let c = ai::choose(
+                b.ctx(),
+                b.pos(),
+                x,
+                &level,
+                AiBudget::iterations(2_000),
+                seed,
+            );
+            assert_eq!(a, c, "seed {seed} seat {x}");
+            assert!(engine::is_legal(b.ctx(), b.pos(), x, a));
         }
     }
 }

@@ -21,6 +21,8 @@ fn budget() -> AiBudget {
 fn levels_parse() {
     assert_eq!(Level::parse("default"), Some(Level::Default));
     assert_eq!(Level::parse("search:500"), Some(Level::Search(500)));
+    assert_eq!(Level::parse("hedge"), Some(Level::Hedge(None)));
+    assert_eq!(Level::parse("duct:900"), Some(Level::Duct(Some(900))));
     assert_eq!(Level::parse("mc:1000"), Some(Level::Mc(1000)));
     assert_eq!(Level::parse(" MC:30 "), Some(Level::Mc(30)));
     assert_eq!(Level::parse("mc"), Some(Level::Mc(1000)));

@@ -29,6 +29,10 @@ pub enum BattleCommand {
     /// Play every pair of AIs on random teams (sides swapped) and print win
     /// rates with 95% confidence intervals and Elo differences.
     Tournament(TournamentArgs),
+    /// Exploitability of an AI level on small battles the exact solver
+    /// takes: its expected loss against the solver's equilibrium and what a
+    /// one-move exploiter that knows its action distribution gains.
+    Exploit(ExploitArgs),
     /// Load a roster file and report its problems (or a summary).
     CheckRoster {
         /// The TOML rule file.
@@ -66,6 +70,122 @@ pub struct TournamentArgs {
     pub threads: usize,
 }
 
+/// Options of `gamehost battle exploit`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ExploitArgs {
+    /// The AI level to measure, e.g. `default`.
+    #[arg(long, default_value = "default")]
+    pub ai: String,
+    /// Seeded positions to try (those the solver or the seat cannot use are skipped).
+    #[arg(long, default_value_t = 100)]
+    pub positions: u64,
+    /// Decisions sampled per position to estimate the AI's distribution.
+    #[arg(long, default_value_t = 32)]
+    pub samples: u32,
+    /// Seed of the positions and of the AI's seed stream.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Iterations per decision (default: the level's own count; reproducible).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Wall-clock limit per decision in ms instead (not reproducible).
+    #[arg(long)]
+    pub budget_ms: Option<u64>,
+    /// Monsters per team (the solver needs small battles).
+    #[arg(long, default_value_t = 2)]
+    pub team_size: usize,
+    /// The most positions the solver may enumerate (larger battles are skipped).
+    #[arg(long, default_value_t = games::battle::solver::EXACT_MAX_STATES)]
+    pub max_states: usize,
+    /// Worker threads.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+/// Random turns played before a measured position: 2-9, so most 2-a-side
+/// positions fall under the solver's state cap.
+const EXPLOIT_ADVANCE: std::ops::Range<u32> = 2..10;
+
+/// The summary of an exploitability run.
+#[derive(Debug, Clone)]
+pub struct ExploitSummary {
+    /// Positions measured.
+    pub positions: usize,
+    /// Mean loss against the solver and its 95% half-width (score points).
+    pub loss: (f64, f64),
+    /// Mean one-move exploiter gain and its 95% half-width (score points).
+    pub gain: (f64, f64),
+}
+
+/// Runs `gamehost battle exploit`.
+pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
+    use games::battle::ai::exploit;
+    let Some(level) = Level::parse(&e.ai) else {
+        bail!(
+            "unknown AI `{}`: use default, search:N, duct, hedge, mix, greedy, random, mc:N or exact",
+            e.ai
+        );
+    };
+    if !(1..=3).contains(&e.team_size) {
+        bail!(
+            "--team-size is 1 to 3 for the exact solver, got {}",
+            e.team_size
+        );
+    }
+    if e.samples == 0 || e.samples > 10_000 {
+        bail!("--samples is 1 to 10000, got {}", e.samples);
+    }
+    let roster = Roster::builtin().clone();
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let results: Mutex<Vec<(u64, exploit::Exploit)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..e.threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= e.positions {
+                        break;
+                    }
+                    let Some((ctx, pos, seat)) =
+                        exploit::sample_position(&roster, e.team_size, EXPLOIT_ADVANCE, e.seed, k)
+                    else {
+                        continue;
+                    };
+                    let budget = games::seam::AiBudget {
+                        iterations: e.iterations,
+                        deadline: super::tournament::ai_budget(e.budget_ms).deadline,
+                    };
+                    let r = exploit::measure(
+                        &ctx,
+                        &pos,
+                        seat,
+                        &level,
+                        &budget,
+                        e.samples,
+                        e.seed ^ k,
+                        e.max_states,
+                    );
+                    if let Some(r) = r {
+                        results
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((k, r));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    results.sort_by_key(|r| r.0);
+    let losses: Vec<f64> = results.iter().map(|r| r.1.loss).collect();
+    let gains: Vec<f64> = results.iter().map(|r| r.1.gain).collect();
+    Ok(ExploitSummary {
+        positions: results.len(),
+        loss: exploit::mean_interval(&losses),
+        gain: exploit::mean_interval(&gains),
+    })
+}
+
 /// Runs a battle subcommand.
 pub fn run(args: BattleArgs) -> anyhow::Result<()> {
     match args.command {
@@ -77,6 +197,22 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
             } else {
                 write!(out, "{}", result.table())?;
             }
+            Ok(())
+        }
+        BattleCommand::Exploit(e) => {
+            let r = exploit(&e)?;
+            println!(
+                "{}: {} positions ({} a side, {} samples each, seed {}): loss vs the solver {:.2} ± {:.2} points a decision; one-move exploiter gains {:.2} ± {:.2} points",
+                e.ai,
+                r.positions,
+                e.team_size,
+                e.samples,
+                e.seed,
+                r.loss.0,
+                r.loss.1,
+                r.gain.0,
+                r.gain.1
+            );
             Ok(())
         }
         BattleCommand::CheckRoster { file } => {
@@ -159,7 +295,9 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
     let mut names = Vec::new();
     for name in &t.ai {
         if Level::parse(name).is_none() {
-            bail!("unknown AI `{name}`: use default, search:N, greedy, random, mc, mc:N or exact");
+            bail!(
+                "unknown AI `{name}`: use default, search:N, duct, hedge, mix, greedy, random, mc, mc:N or exact"
+            );
         }
         names.push(name.clone());
     }

@@ -60,6 +60,8 @@ pub enum Command {
     Cards(cards::CardsArgs),
     /// Ratings: measure the AI levels' ladder by self-play.
     Ratings(ladder::RatingsArgs),
+    /// AI tournaments of any two-seat game: the README's tables (W/D/L, score, Elo, time, budget, load).
+    Tournament(tournament::ReportArgs),
 }
 
 /// Parses the arguments, runs the command, and turns failures into one
@@ -129,6 +131,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Diplomacy(a) => diplomacy::run(a, &cli.config),
         Command::Cards(a) => cards::run(a),
         Command::Ratings(a) => ladder::run(a),
+        Command::Tournament(a) => tournament::run(a),
     }
 }
 

@@ -43,3 +43,305 @@ pub fn timed_ai_decision<G: Game>(
         action
     }
 }
+
+/// `gamehost tournament`: the one tournament command behind the README's
+/// tables, for every two-seat game.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ReportArgs {
+    /// The game: `battle`, `puzzle` or `cards`.
+    #[arg(long)]
+    pub game: String,
+    /// Comma-separated AI levels; every pair plays.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub ai: Vec<String>,
+    /// Games per pair (sides swapped game by game on the same seeds).
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// Seed of the schedule, the games and the AIs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Wall-clock limit per decision in ms (default: each AI's own
+    /// iteration count, which makes the run reproducible).
+    #[arg(long)]
+    pub budget_ms: Option<u64>,
+    /// Worker threads (the result does not depend on them without a budget).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+}
+
+/// One pair's line of the report.
+#[derive(Debug, Clone)]
+pub struct ReportLine {
+    /// Wins and draws.
+    pub result: games::tournament::PairResult,
+    /// Mean decision time of `a` and of `b`, in ms.
+    pub ms: [f64; 2],
+}
+
+/// A finished `gamehost tournament` run.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The game's name.
+    pub game: String,
+    /// The budget per decision, as given.
+    pub budget_ms: Option<u64>,
+    /// `/proc/loadavg`'s 1-minute load at the start and the end (if readable).
+    pub load: [Option<f64>; 2],
+    /// Every pair in command-line order.
+    pub lines: Vec<ReportLine>,
+}
+
+/// The 1-minute load average, where the system reports one.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+impl Report {
+    /// The Markdown table: matchup, games, A's W/D/L, A's score with its 95%
+    /// Wilson interval, the Elo difference (with the interval's ends), mean
+    /// decision times, the budget and the load at the time.
+    pub fn table(&self) -> String {
+        let budget = match self.budget_ms {
+            Some(ms) => format!("{ms} ms"),
+            None => "own iterations".to_string(),
+        };
+        let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
+        let mut s = format!(
+            "{}: budget {budget}, load {} .. {}\n\n\
+             | A | B | games | A W/D/L | A score (95% CI) | Elo A-B (95% CI) | ms/decision A, B | budget | load |\n\
+             |---|---|---|---|---|---|---|---|---|\n",
+            self.game,
+            load(self.load[0]),
+            load(self.load[1])
+        );
+        for l in &self.lines {
+            let p = &l.result;
+            let (rate, lo, hi, elo) = p.stats();
+            let n = f64::from(p.games);
+            s.push_str(&format!(
+                "| {} | {} | {} | {}/{}/{} | {:.1}% ({:.1} .. {:.1}) | {:+.0} ({:+.0} .. {:+.0}) | {:.1}, {:.1} | {budget} | {} .. {} |\n",
+                p.a,
+                p.b,
+                p.games,
+                p.a_wins,
+                p.draws,
+                p.b_wins,
+                rate * 100.0,
+                lo * 100.0,
+                hi * 100.0,
+                elo,
+                games::tournament::elo_difference(lo, n),
+                games::tournament::elo_difference(hi, n),
+                l.ms[0],
+                l.ms[1],
+                load(self.load[0]),
+                load(self.load[1]),
+            ));
+        }
+        s
+    }
+}
+
+/// Plays the round robin of `args.ai` on games made by `new_game` from
+/// their seeds (the runner's schedule: pairs of games share a seed with
+/// the sides swapped), on `args.threads` threads, timing every decision.
+pub fn run_report<G: Game>(
+    args: &ReportArgs,
+    new_game: impl Fn(u64) -> Result<G, String> + Sync,
+    turn_limit: u64,
+) -> anyhow::Result<Report> {
+    use games::tournament::{fixtures, pairs, play_out, seat_levels, tally};
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let names = &args.ai;
+    anyhow::ensure!(names.len() >= 2, "--ai needs at least two AI levels");
+    for l in names {
+        let base = l.split(':').next().unwrap_or("");
+        anyhow::ensure!(
+            G::ai_levels()
+                .iter()
+                .any(|k| k.split(':').next() == Some(base)),
+            "unknown AI level `{l}` for {}; the levels are {}",
+            args.game,
+            G::ai_levels().join(", ")
+        );
+    }
+    let load_start = load_average();
+    let jobs = fixtures(names.len(), args.games, args.seed);
+    type Played = (Option<games::seam::Outcome>, SeatTimes);
+    let results: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; jobs.len()]);
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..args.threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(f) = jobs.get(k) else { break };
+                    let mut game = match new_game(f.game_seed) {
+                        Ok(g) => g,
+                        Err(e) => {
+                            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            break;
+                        }
+                    };
+                    let mut times = vec![(Duration::ZERO, 0u32); 2];
+                    let (outcome, _) = play_out(
+                        &mut game,
+                        &seat_levels(names, f),
+                        turn_limit,
+                        timed_ai_decision::<G>(f.ai_seed, args.budget_ms, &mut times),
+                    );
+                    results.lock().unwrap_or_else(|e| e.into_inner())[k] = Some((outcome, times));
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or(None) {
+        anyhow::bail!("cannot create a {} game: {e}", args.game);
+    }
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let all_pairs = pairs(names.len());
+    let mut time = vec![[(Duration::ZERO, 0u32); 2]; all_pairs.len()];
+    let mut played = Vec::with_capacity(jobs.len());
+    for (f, r) in jobs.iter().zip(&results) {
+        let Some((outcome, tm)) = r else {
+            anyhow::bail!("a tournament game did not finish");
+        };
+        for (seat, (d, c)) in tm.iter().enumerate() {
+            let who = usize::from(seat != f.a_seat);
+            time[f.pair][who].0 += *d;
+            time[f.pair][who].1 += c;
+        }
+        played.push((f, outcome.as_ref()));
+    }
+    let ms = |(d, c): (Duration, u32)| d.as_secs_f64() * 1000.0 / f64::from(c.max(1));
+    let lines = tally(names, played)
+        .into_iter()
+        .zip(&time)
+        .map(|(result, t)| ReportLine {
+            result,
+            ms: [ms(t[0]), ms(t[1])],
+        })
+        .collect();
+    Ok(Report {
+        game: args.game.clone(),
+        budget_ms: args.budget_ms,
+        load: [load_start, load_average()],
+        lines,
+    })
+}
+
+/// Runs `gamehost tournament` and prints its table.
+pub fn run(args: ReportArgs) -> anyhow::Result<()> {
+    let report = match args.game.as_str() {
+        "battle" => run_report(
+            &args,
+            |seed| {
+                games::battle::Battle::with_roster(
+                    games::battle::rules::data::Roster::builtin(),
+                    &games::battle::BattleOptions::default(),
+                    seed,
+                )
+                .map_err(|e| e.0)
+            },
+            u64::MAX,
+        )?,
+        "puzzle" => run_report(
+            &args,
+            |seed| {
+                let options = games::puzzle::PuzzleOptions {
+                    fair_start: true,
+                    ..Default::default()
+                };
+                games::puzzle::PuzzleDuel::create(options, seed).map_err(|e| e.0)
+            },
+            // Every game ends by the rules; the limit only guards against an engine bug.
+            1 << 20,
+        )?,
+        "cards" => run_report(
+            &args,
+            |seed| {
+                <games::cards::Invisible as Game>::new_game(Default::default(), seed)
+                    .map_err(|e| e.to_string())
+            },
+            u64::MAX,
+        )?,
+        other => anyhow::bail!(
+            "unknown game `{other}` for a tournament: battle, puzzle or cards (Diplomacy has seven seats)"
+        ),
+    };
+    print!("{}", report.table());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report's runner plays the battle command's schedule: same seeds,
+    /// same games, same W/D/L; and its table carries every column.
+    #[test]
+    fn the_report_reproduces_the_battle_tournament_from_its_seed() {
+        let args = ReportArgs {
+            game: "battle".into(),
+            ai: vec!["greedy".into(), "random".into()],
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            threads: 2,
+        };
+        let a = {
+            let mut a = args.clone();
+            a.threads = 1;
+            a
+        };
+        let battle = super::super::battle::tournament(&super::super::battle::TournamentArgs {
+            ai: args.ai.clone(),
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            json: true,
+            team_size: 3,
+            roster: None,
+            threads: 1,
+        })
+        .unwrap();
+        let run = |args: &ReportArgs| {
+            run_report(
+                args,
+                |seed| {
+                    games::battle::Battle::with_roster(
+                        games::battle::rules::data::Roster::builtin(),
+                        &games::battle::BattleOptions::default(),
+                        seed,
+                    )
+                    .map_err(|e| e.0)
+                },
+                u64::MAX,
+            )
+            .unwrap()
+        };
+        let (one, two) = (run(&a), run(&args));
+        assert_eq!(one.lines[0].result, battle.pairs[0]);
+        assert_eq!(two.lines[0].result, battle.pairs[0]);
+        let table = two.table();
+        assert!(
+            table.contains("| A W/D/L |") && table.contains("| own iterations |"),
+            "{table}"
+        );
+        let p = &battle.pairs[0];
+        assert!(
+            table.contains(&format!(
+                "| greedy | random | 8 | {}/{}/{} |",
+                p.a_wins, p.draws, p.b_wins
+            )),
+            "{table}"
+        );
+    }
+}

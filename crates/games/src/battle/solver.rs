@@ -14,8 +14,11 @@
 //! AI uses it in endgames with one monster per side.
 
 use super::engine::{self, Act, Acts, Ctx, Pos, Res, Step};
+use crate::seam::AiBudget;
 use rand::Rng;
+use std::cell::Cell;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The largest state space the `exact` level solves (else it falls back to
 /// the default search).
@@ -23,6 +26,62 @@ pub const EXACT_MAX_STATES: usize = 60_000;
 
 /// The largest endgame state space the default AI hands to the solver.
 pub const ENDGAME_MAX_STATES: usize = 6_000;
+
+/// Solutions kept by [`cached_solve`]: a battle's endgame is solved once
+/// and every later turn of it is a lookup.
+const CACHE_SIZE: usize = 4;
+
+/// Turns of value iteration a solve may run when no stopwatch bounds it
+/// (the state cap bounds the enumeration; this bounds the levels, so a
+/// roster with a huge turn limit cannot make an untimed solve run on).
+pub const UNTIMED_MAX_LEVELS: usize = 200;
+
+/// Solutions of recent endgames with their battle's context, most recent
+/// first. The seam gives an AI no state of its own between turns
+/// (`Game::ai_action` takes `&self`), so the cache lives here; a solution
+/// is a pure function of the context and position, so a hit returns
+/// exactly what a fresh solve would and determinism is kept.
+static CACHE: Mutex<Vec<(Ctx, Arc<Solution>)>> = Mutex::new(Vec::new());
+
+/// The solution covering `pos`: from the cache if an earlier turn of the
+/// same battle solved it, else solved now within the budget (its
+/// stopwatch if it has one; otherwise a bound on work, so the time is
+/// always bounded) and cached. `None` if it has more than `max_states`
+/// states or the budget ran out.
+pub fn cached_solve(
+    ctx: &Ctx,
+    pos: &Pos,
+    max_states: usize,
+    budget: &AiBudget,
+) -> Option<Arc<Solution>> {
+    if pos.result.is_some() {
+        return None;
+    }
+    let k = key(pos);
+    {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = cache
+            .iter()
+            .position(|(c, s)| s.index.contains_key(&k) && c == ctx)
+        {
+            let hit = cache.remove(i);
+            let sol = hit.1.clone();
+            cache.insert(0, hit);
+            return Some(sol);
+        }
+    }
+    let calls = Cell::new(0usize);
+    let max_calls = (max_states / STOP_CHECK_EVERY + 1) * (UNTIMED_MAX_LEVELS + 1);
+    let stop = || {
+        calls.set(calls.get() + 1);
+        budget.expired() || calls.get() > max_calls
+    };
+    let sol = Arc::new(Solution::solve_within(ctx, pos, max_states, &stop)?);
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache.insert(0, (ctx.clone(), sol.clone()));
+    cache.truncate(CACHE_SIZE);
+    Some(sol)
+}
 
 /// States enumerated or solved between two questions to the stop test.
 const STOP_CHECK_EVERY: usize = 256;
@@ -273,6 +332,40 @@ impl Solution {
             .copied()
             .zip(probs)
             .collect()
+    }
+
+    /// The one-turn matrix game at `pos` (seat 0's values of every joint
+    /// action, continuation valued by the solution, row-major by seat 0's
+    /// action) with both seats' actions; `None` if `pos` is unknown or over.
+    /// A seat that does not act has one "none" column or row (empty `Acts`).
+    pub fn matrix(&self, pos: &Pos) -> Option<(Vec<f64>, [Acts; 2])> {
+        if pos.result.is_some() {
+            return None;
+        }
+        let &s = self.index.get(&key(pos))?;
+        let st = &self.states[s as usize];
+        let k = self.level_for(pos);
+        if k == 0 {
+            return None;
+        }
+        let next = match st.pos.step() {
+            Step::Replace => &self.levels[k],
+            _ => &self.levels[k - 1],
+        };
+        let (k0, k1) = (n_choices(&st.acts[0]), n_choices(&st.acts[1]));
+        let mut m = vec![0.0; k0 * k1];
+        for (j, row) in st.outs.iter().enumerate() {
+            m[j] = row
+                .iter()
+                .map(|&(p, s)| {
+                    p * match s {
+                        Succ::End(v) => v,
+                        Succ::State(i) => next[i as usize],
+                    }
+                })
+                .sum();
+        }
+        Some((m, st.acts))
     }
 
     /// An action of `seat` drawn from its equilibrium strategy.
