@@ -62,8 +62,12 @@ fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
 fn fresh_pg_database(base: &str) -> (String, String) {
     let name = format!("gh_load_{}", std::process::id());
     let mut admin = postgres::Client::connect(base, postgres::NoTls).expect("reach PostgreSQL");
+    // Two statements: CREATE DATABASE cannot share an implicit transaction.
     admin
-        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name}"))
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+        .expect("drop an old load database");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
         .expect("create the load database");
     let server = base.rsplit_once('/').map_or(base, |(s, _)| s);
     (format!("{server}/{name}"), name)
