@@ -6,6 +6,9 @@
 //! latency from the last action of a turn to its committed resolution (the
 //! `submit` call that resolves the turn, commit included). Settings:
 //! `LOAD_GAMES` (1000), `LOAD_THREADS` (4), `LOAD_SECS` (10).
+//! `LOAD_PG_URL=postgres://user@host:port/db` runs the same load on
+//! PostgreSQL instead, in a fresh database it creates on that server and
+//! drops afterwards.
 
 use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use std::sync::Arc;
@@ -55,6 +58,21 @@ fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
     id
 }
 
+/// A fresh database on the server of `base`: its URL and its name.
+fn fresh_pg_database(base: &str) -> (String, String) {
+    let name = format!("gh_load_{}", std::process::id());
+    let mut admin = postgres::Client::connect(base, postgres::NoTls).expect("reach PostgreSQL");
+    // Two statements: CREATE DATABASE cannot share an implicit transaction.
+    admin
+        .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
+        .expect("drop an old load database");
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .expect("create the load database");
+    let server = base.rsplit_once('/').map_or(base, |(s, _)| s);
+    (format!("{server}/{name}"), name)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -72,8 +90,19 @@ fn main() {
     let secs = env_or("LOAD_SECS", if full { 10 } else { 1 });
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("load.db");
+    let pg = std::env::var("LOAD_PG_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+        .map(|base| fresh_pg_database(&base));
+    let store = match &pg {
+        Some((url, _)) => {
+            println!("load: on PostgreSQL");
+            Store::open_postgres(url).expect("open PostgreSQL")
+        }
+        None => Store::open(&db).expect("open"),
+    };
     let host = Arc::new(Host::new(
-        Arc::new(Store::open(&db).expect("open")),
+        Arc::new(store),
         Registry::standard(),
         Arc::new(SystemClock),
         HostSettings::default(),
@@ -227,6 +256,12 @@ fn main() {
         "load: peak VmHWM {:.1} MB",
         proc_status_kb("VmHWM:") as f64 / 1024.0
     );
+    if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL")) {
+        drop(host);
+        if let Ok(mut admin) = postgres::Client::connect(&base, postgres::NoTls) {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
 }
 
 fn kind_static(k: &str) -> &'static str {

@@ -38,12 +38,16 @@ pub struct Config {
     pub log: LogConfig,
 }
 
-/// `[database]`
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `[database]`: a SQLite file (`path`, the default) or a PostgreSQL
+/// server (`url`), which several bot processes can share.
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseConfig {
     /// The SQLite file, relative to the working directory.
     pub path: PathBuf,
+    /// A PostgreSQL URL (`postgres://user:password@host:5432/db`); when set,
+    /// the games are kept there instead of in `path`.
+    pub url: Option<String>,
     /// Directory for `gamehost backup` snapshots.
     pub backup_dir: PathBuf,
 }
@@ -52,8 +56,30 @@ impl Default for DatabaseConfig {
     fn default() -> Self {
         DatabaseConfig {
             path: PathBuf::from("gamehost.db"),
+            url: None,
             backup_dir: PathBuf::from("backups"),
         }
+    }
+}
+
+impl DatabaseConfig {
+    /// Where the games are kept: the PostgreSQL URL if one is set, else the file.
+    pub fn location(&self) -> store::Location {
+        match self.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) {
+            Some(url) => store::Location::Postgres(url.to_string()),
+            None => store::Location::Sqlite(self.path.clone()),
+        }
+    }
+}
+
+// By hand: the URL's password never shows.
+impl std::fmt::Debug for DatabaseConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseConfig")
+            .field("path", &self.path)
+            .field("url", &self.url.as_deref().map(store::redact_url))
+            .field("backup_dir", &self.backup_dir)
+            .finish()
     }
 }
 
@@ -217,6 +243,7 @@ const TOKEN_VARS: &[&str] = &["DISCORD_TOKEN", "GAMEHOST_DISCORD_TOKEN"];
 /// boolean (a numeric token or a database called `1`).
 const TEXT_KEYS: &[&str] = &[
     "database.path",
+    "database.url",
     "database.backup_dir",
     "discord.token",
     "discord.api_base",
@@ -304,6 +331,11 @@ impl Config {
             let Some(rest) = k.strip_prefix("GAMEHOST_") else {
                 continue;
             };
+            // The test suites' own variables (GAMEHOST_TEST_STORE,
+            // GAMEHOST_TEST_PG_URL, GAMEHOST_REQUIRE_POSTGRES) are no settings.
+            if rest.starts_with("TEST_") || rest == "REQUIRE_POSTGRES" {
+                continue;
+            }
             let rest = rest.to_ascii_lowercase();
             let Some((section, key)) = rest.split_once('_') else {
                 continue; // e.g. GAMEHOST_CONFIG, read by the CLI itself
@@ -376,6 +408,16 @@ impl Config {
             return Err((
                 "deadlines.reminder_percent",
                 "expected a number from 0 to 100".into(),
+            ));
+        }
+        if let Some(url) = self.database.url.as_deref().map(str::trim)
+            && !url.is_empty()
+            && !(url.starts_with("postgres://") || url.starts_with("postgresql://"))
+        {
+            return Err((
+                "database.url",
+                "expected a PostgreSQL URL such as postgres://gamehost:password@localhost:5432/gamehost"
+                    .into(),
             ));
         }
         check_log_filter(&self.log.level).map_err(|message| ("log.level", message))?;

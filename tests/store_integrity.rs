@@ -51,6 +51,9 @@ fn started_game(path: &std::path::Path) -> i64 {
 
 #[test]
 fn corrupt_state_is_reported_not_panicked() {
+    if support::host_builder::sqlite_only("corrupt_state_is_reported_not_panicked") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let id = started_game(&path);
@@ -74,6 +77,9 @@ fn corrupt_state_is_reported_not_panicked() {
 
 #[test]
 fn corrupt_status_and_pending_rows_are_reported() {
+    if support::host_builder::sqlite_only("corrupt_status_and_pending_rows_are_reported") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let id = started_game(&path);
@@ -110,6 +116,9 @@ fn corrupt_status_and_pending_rows_are_reported() {
 
 #[test]
 fn backup_is_a_consistent_copy() {
+    if support::host_builder::sqlite_only("backup_is_a_consistent_copy") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let id = started_game(&path);
@@ -202,6 +211,10 @@ fn a_read_only_store_never_creates_migrates_or_writes() {
 
 #[test]
 fn integrity_problems_name_dropped_tables_and_orphan_rows() {
+    if support::host_builder::sqlite_only("integrity_problems_name_dropped_tables_and_orphan_rows")
+    {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("g.db");
     let id = started_game(&path);

@@ -64,9 +64,12 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     }
     init_logging(&config.log.level, config.token());
     let path = &config.database.path;
+    let location = config.database.location();
     // An empty file is not a new database: it is more likely a copy that
     // failed half-way, and filling it with a fresh schema would hide that.
-    if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+    if matches!(location, store::Location::Sqlite(_))
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
+    {
         bail!(
             "the database {} is an empty file, not a gamehost database; restore a backup \
              there, or delete it to start with a new database",
@@ -82,13 +85,22 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
         bail!(
             "the database {} has {} problem(s) (listed above; `gamehost check` lists them too); \
              not starting. Restore a backup (`gamehost backup` makes them) or repair the games named.",
-            path.display(),
+            location,
             report.problems.len()
         );
     }
     let mut settings = bot_settings(&config, host.registry());
     settings.shards = shards;
-    discord::run_blocking(settings, Arc::new(host))
+    // Refused while a process of another gamehost version runs on the
+    // database (a shared PostgreSQL one); its claims are given up on a
+    // clean stop so other processes take its work over at once.
+    host.register_instance(env!("CARGO_PKG_VERSION"))?;
+    let host = Arc::new(host);
+    let ran = discord::run_blocking(settings, host.clone());
+    if let Err(e) = host.unregister_instance() {
+        tracing::warn!(error = %e, "could not unregister this instance");
+    }
+    ran
 }
 
 /// The bot's settings from the config: the token, where Discord is, the AI
@@ -211,6 +223,13 @@ fn host_on(config: &Config, store: Store) -> anyhow::Result<Host> {
             reminder_percent: config.deadlines.reminder_percent,
         },
     ))
+}
+
+/// What `gamehost check` finds in the database `host` is on: the games
+/// checked and one line per problem (none: it passed).
+pub fn check_problems(host: &Host) -> anyhow::Result<(usize, Vec<String>)> {
+    let report = inspect(host)?;
+    Ok((report.games, report.problems))
 }
 
 /// Most outbox problems reported for one game (the rest are counted).
@@ -439,7 +458,7 @@ fn inspect_game(host: &Host, id: i64, file_ok: bool, report: &mut Inspection) {
 /// against the turn log, replay, pending actions, outbox). Prints one line
 /// per problem and fails if there is any.
 pub fn check(config: &Config) -> anyhow::Result<()> {
-    let store = Store::open_read_only(&config.database.path)?;
+    let store = Store::open_read_only_at(&config.database.location())?;
     let host = host_on(config, store)?;
     let report = inspect(&host)?;
     for p in &report.problems {
@@ -471,6 +490,13 @@ pub fn check(config: &Config) -> anyhow::Result<()> {
 /// the destination's directory first, published under its final name only
 /// once complete, and never over an existing file.
 pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
+    if let store::Location::Postgres(url) = config.database.location() {
+        bail!(
+            "`gamehost backup` copies a SQLite file; the games are on PostgreSQL ({}): back \
+             them up with `pg_dump`",
+            store::redact_url(&url)
+        );
+    }
     let store = Store::open_existing(&config.database.path)?;
     let (dir, explicit) = match &dest {
         Some(d) => {

@@ -16,6 +16,7 @@ pub mod battle;
 pub mod cards;
 pub mod diplomacy;
 pub mod ladder;
+pub mod migrate_db;
 pub mod puzzle;
 pub mod soak;
 pub mod tournament;
@@ -46,6 +47,8 @@ pub enum Command {
         /// Where to write the copy (default: `[database] backup_dir`/gamehost-<time>.db).
         dest: Option<PathBuf>,
     },
+    /// Copy a SQLite database into an empty PostgreSQL one, then check it.
+    MigrateDb(migrate_db::MigrateDbArgs),
     /// Crash-safety soak: plays games until killed (used by tests).
     #[command(hide = true)]
     Soak(soak::SoakArgs),
@@ -125,6 +128,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
         Command::Soak(a) => soak::run(a),
+        Command::MigrateDb(a) => migrate_db::run(a, &load_config(&cli.config)?),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
         Command::Battle(a) => battle::run(a),
         Command::Puzzle(a) => puzzle::run(a),
@@ -166,12 +170,12 @@ pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
 /// host on it with every engine, for the commands that only read.
 pub fn open_host_read_only(config: &Config) -> anyhow::Result<Host> {
     let registry = registry_from_config(config)?;
-    let path = &config.database.path;
-    let store = Store::open_read_only(path).map_err(|e| match e {
+    let location = config.database.location();
+    let store = Store::open_read_only_at(&location).map_err(|e| match e {
         store::StoreError::NotFound { .. } => {
-            anyhow::anyhow!("there is no database {}", path.display())
+            anyhow::anyhow!("there is no database {location}")
         }
-        e => anyhow::Error::new(e).context(format!("cannot open the database {}", path.display())),
+        e => anyhow::Error::new(e).context(format!("cannot open the database {location}")),
     })?;
     Ok(Host::new(
         Arc::new(store),
@@ -189,6 +193,7 @@ pub fn open_host_read_only(config: &Config) -> anyhow::Result<Host> {
 fn play_in_terminal(mut config: Config, args: crate::terminal::PlayArgs) -> anyhow::Result<()> {
     if let Some(db) = &args.db {
         config.database.path = db.clone();
+        config.database.url = None;
     }
     let host = open_host(&config)?;
     let stdin = std::io::stdin();
@@ -200,9 +205,9 @@ fn play_in_terminal(mut config: Config, args: crate::terminal::PlayArgs) -> anyh
 pub fn open_host(config: &Config) -> anyhow::Result<Host> {
     // The roster first: a bad config must not create or touch the database.
     let registry = registry_from_config(config)?;
-    let path = &config.database.path;
-    let store = Store::open(path)
-        .with_context(|| format!("cannot open the database {}", path.display()))?;
+    let location = config.database.location();
+    let store = Store::open_at(&location)
+        .with_context(|| format!("cannot open the database {location}"))?;
     Ok(Host::new(
         Arc::new(store),
         registry,

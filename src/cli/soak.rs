@@ -19,7 +19,7 @@ use store::{GameStatus, Store, TimeoutPolicy};
 /// Options of `gamehost soak`.
 #[derive(clap::Args, Debug)]
 pub struct SoakArgs {
-    /// The database file (created if missing).
+    /// The database file (created if missing), or a `postgres://` URL.
     #[arg(long)]
     pub db: PathBuf,
     /// The ack log (appended to).
@@ -38,8 +38,16 @@ pub struct SoakArgs {
 
 /// Runs the soak loop; with `--steps`, finishes by delivering the whole outbox.
 pub fn run(args: SoakArgs) -> anyhow::Result<()> {
-    let store = Store::open(&args.db)
-        .with_context(|| format!("cannot open the database {}", args.db.display()))?;
+    // A `postgres://` URL runs the soak on PostgreSQL (the crash-safety
+    // test's PostgreSQL pass).
+    let db = args.db.to_string_lossy();
+    let location = if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        store::Location::Postgres(db.into_owned())
+    } else {
+        store::Location::Sqlite(args.db.clone())
+    };
+    let store = Store::open_at(&location)
+        .with_context(|| format!("cannot open the database {location}"))?;
     let host = Host::new(
         Arc::new(store),
         Registry::standard(),

@@ -1,6 +1,10 @@
-//! The one host builder of the tests: every test host is a real SQLite file
-//! opened through [`host_on`]. It stands alone (no other support module), so
-//! a test file that needs nothing else includes it with
+//! The one host builder of the tests: every test host is a real store
+//! opened through [`host_on`]: a SQLite file, or with
+//! `GAMEHOST_TEST_STORE=postgres` a fresh PostgreSQL database on the server
+//! `GAMEHOST_TEST_PG_URL` names (one per test path, so tests run in
+//! parallel and a test that reopens its path reopens its database). It
+//! stands alone (no other support module), so a test file that needs
+//! nothing else includes it with
 //! `#[path = "support/host_builder.rs"] mod host_builder;`.
 #![allow(dead_code)]
 
@@ -19,8 +23,108 @@ pub fn host_on(
     clock: Arc<dyn Clock>,
     settings: HostSettings,
 ) -> Host {
-    let store = Store::open(path).expect("open store");
-    Host::new(Arc::new(store), registry, clock, settings)
+    Host::new(Arc::new(open_store(path)), registry, clock, settings)
+}
+
+/// The store of a test at `path`: the SQLite file, or on PostgreSQL runs
+/// the database made for that path.
+pub fn open_store(path: &Path) -> Store {
+    if on_postgres() {
+        Store::open_postgres(&pg_database_for(path)).expect("open the PostgreSQL test store")
+    } else {
+        Store::open(path).expect("open store")
+    }
+}
+
+/// Whether this run's stores are on PostgreSQL (`GAMEHOST_TEST_STORE=postgres`).
+pub fn on_postgres() -> bool {
+    std::env::var("GAMEHOST_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// For a test that reads or damages the SQLite file itself: on PostgreSQL
+/// runs it says loudly that it does not apply and returns true (the test
+/// returns). It runs on the SQLite pass of the same suite.
+pub fn sqlite_only(test: &str) -> bool {
+    if on_postgres() {
+        eprintln!("SKIPPED on PostgreSQL: {test} works on the SQLite file itself");
+    }
+    on_postgres()
+}
+
+/// The URL of the PostgreSQL server for tests, if one is configured.
+pub fn pg_base_url() -> Option<String> {
+    std::env::var("GAMEHOST_TEST_PG_URL")
+        .ok()
+        .filter(|u| !u.trim().is_empty())
+}
+
+/// A URL on the same server as `base` for the database `name`.
+pub fn pg_url_with_database(base: &str, name: &str) -> String {
+    let (head, tail) = base
+        .split_once('?')
+        .map_or((base, None), |(h, t)| (h, Some(t)));
+    let server = match head.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('/') {
+            Some((host, _)) => format!("{scheme}://{host}"),
+            None => head.to_string(),
+        },
+        None => head.to_string(),
+    };
+    match tail {
+        Some(t) => format!("{server}/{name}?{t}"),
+        None => format!("{server}/{name}"),
+    }
+}
+
+/// Creates (once per process and path) an empty database for the test at
+/// `path` and returns its URL. Databases of test processes that have ended
+/// are dropped first, so runs do not pile them up.
+pub fn pg_database_for(path: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    let base = pg_base_url().expect(
+        "GAMEHOST_TEST_STORE=postgres needs GAMEHOST_TEST_PG_URL (postgres://user@host:port/db)",
+    );
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut h);
+    let name = format!("gh_t{}_{:016x}", std::process::id(), h.finish());
+    let mut admin = postgres::Client::connect(&base, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("cannot reach the PostgreSQL test server: {e}"));
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| drop_databases_of_ended_runs(&mut admin));
+    let exists = admin
+        .query_opt("SELECT 1 FROM pg_database WHERE datname = $1", &[&name])
+        .unwrap()
+        .is_some();
+    if !exists {
+        match admin.batch_execute(&format!("CREATE DATABASE {name}")) {
+            Ok(()) => {}
+            // Two threads of one test creating the same path's database.
+            Err(e) if e.code() == Some(&postgres::error::SqlState::DUPLICATE_DATABASE) => {}
+            Err(e) => panic!("cannot create the test database {name}: {e}"),
+        }
+    }
+    pg_url_with_database(&base, &name)
+}
+
+/// Drops the `gh_t<pid>_...` databases whose test process is gone.
+fn drop_databases_of_ended_runs(admin: &mut postgres::Client) {
+    let Ok(rows) = admin.query(
+        "SELECT datname::text FROM pg_database WHERE datname LIKE 'gh\\_t%'",
+        &[],
+    ) else {
+        return;
+    };
+    for r in rows {
+        let name: String = r.get(0);
+        let pid = name
+            .trim_start_matches("gh_t")
+            .split('_')
+            .next()
+            .unwrap_or("");
+        if !pid.is_empty() && !Path::new("/proc").join(pid).exists() {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    }
 }
 
 /// Settings with an AI budget of `ai_budget_ms` per decision and reminders

@@ -54,7 +54,9 @@ pub async fn run(http: Arc<Http>, data: Data) {
     while !data.wake.stopping() {
         let items = {
             let host = data.host.clone();
-            tokio::task::spawn_blocking(move || host.unsent(200)).await
+            // Claimed: of several processes on one database, one delivers
+            // each game's announcements, in order.
+            tokio::task::spawn_blocking(move || host.claim_unsent(200)).await
         };
         let items = match items {
             Ok(Ok(items)) => items,

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
 /// The longest a loop sleeps without looking (catches changes made by
-/// another process on the same database).
-const MAX_SLEEP: Duration = Duration::from_secs(30);
+/// another process on the same database); within the heartbeat interval
+/// (`host::HEARTBEAT_EVERY_MS`, 10 s) so the scheduler's heartbeat is never late.
+const MAX_SLEEP: Duration = Duration::from_secs(10);
 /// How long an AI move that could not be submitted waits before it is tried
 /// again (a busy database, a game changed meanwhile), so a failing move is
 /// not recomputed in a tight loop.
@@ -42,7 +43,17 @@ pub fn ai_workers() -> usize {
 /// fired is finished first).
 pub async fn run(data: Data) {
     let mut pruned_at: Option<Instant> = None;
+    let mut heartbeat_at: Option<Instant> = None;
+    let heartbeat_every = Duration::from_millis(host::HEARTBEAT_EVERY_MS as u64);
     while !data.wake.stopping() {
+        // Other processes on the database see this one alive (start-up of
+        // another version is refused meanwhile).
+        if heartbeat_at.is_none_or(|at| at.elapsed() >= heartbeat_every) {
+            heartbeat_at = Some(Instant::now());
+            if let Err(e) = data.host(|h| h.heartbeat()).await {
+                tracing::error!(error = %e, "heartbeat failed");
+            }
+        }
         if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
             pruned_at = Some(Instant::now());
             match data.host(|h| h.prune_delivered()).await {

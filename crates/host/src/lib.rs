@@ -14,6 +14,7 @@ mod clock;
 mod error;
 mod extend;
 mod history;
+mod instances;
 mod ladder;
 mod lobby;
 mod options;
@@ -31,6 +32,7 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
+pub use instances::{CLAIM_LEASE_MS, HEARTBEAT_EVERY_MS, new_instance_id};
 pub use ladder::{
     AiLadder, LadderKind, LadderLevel, LadderModel, LevelStanding, expected_score, update_period,
 };
@@ -135,6 +137,8 @@ pub struct Host {
     abandon_after: u32,
     /// The AI levels' measured ratings ([`AiLadder::builtin`] by default).
     ai_ladder: Arc<AiLadder>,
+    /// The id this process's claims are made under ([`Host::with_instance_id`]).
+    instance_id: String,
 }
 
 impl Host {
@@ -152,6 +156,7 @@ impl Host {
             settings,
             abandon_after: limits::DEFAULT_ABANDON_AFTER,
             ai_ladder: Arc::new(AiLadder::builtin()),
+            instance_id: instances::new_instance_id(),
         }
     }
 

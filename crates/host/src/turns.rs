@@ -658,7 +658,18 @@ impl Host {
     /// Handles every deadline and reminder due now.
     pub fn fire_due_deadlines(&self) -> Result<Vec<DeadlineEvent>, HostError> {
         let now = self.now();
-        let due = self.store.read(|tx| tx.due_deadlines(now))?;
+        // Claimed, so that of several processes on one database each
+        // deadline is handled by one; the claim ends once it is handled (a
+        // new turn's deadline replaces the row anyway) or, if this process
+        // dies first, when its lease runs out.
+        let due = self.store.write(|tx| {
+            tx.claim_due_deadlines(
+                &self.instance_id,
+                now,
+                super::CLAIM_LEASE_MS,
+                super::instances::CLAIM_DEADLINES,
+            )
+        })?;
         let mut events = Vec::new();
         for d in due {
             let event = if d.due_at <= now {
@@ -666,6 +677,8 @@ impl Host {
             } else {
                 self.remind(&d)?
             };
+            self.store
+                .write(|tx| tx.release_deadline(d.game_id, &self.instance_id))?;
             events.push(event);
         }
         Ok(events)

@@ -1,19 +1,30 @@
-//! The SQLite store: the only module that speaks SQL.
+//! The store: the only crate that speaks SQL, on SQLite (the default, one
+//! file, one process) or PostgreSQL (a shared server, several processes).
 //!
-//! The schema lives in `migrations/NNNN_name.sql` and is applied when the
-//! store opens. Every change the host makes runs inside one
-//! `BEGIN IMMEDIATE` transaction ([`Store::write`]), so concurrent writers
-//! (tasks or processes) are serialised by SQLite itself and a crash before
-//! commit leaves nothing half done.
+//! The schema lives in `migrations/NNNN_name.sql` (SQLite) and
+//! `migrations/postgres/NNNN_name.sql` (the same tables, column for column)
+//! and is applied when the store opens. Every change the host makes runs
+//! inside one transaction ([`Store::write`]): `BEGIN IMMEDIATE` on SQLite,
+//! which serialises writers; on PostgreSQL a write transaction locks the row
+//! of each game it reads ([`Tx::game`]), so two processes changing one game
+//! take turns. A crash before commit leaves nothing half done. The host never
+//! knows which back end it is on: each query is written once (portable SQL)
+//! and run on either connection by the small layer in `db`.
 
+mod claims;
+mod copy;
+mod db;
 mod messages;
 mod pauses;
+mod postgres_store;
 mod press;
 mod ratings;
 mod rows;
 
+pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
+pub use postgres_store::redact_url;
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
@@ -23,8 +34,10 @@ pub use rows::{
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
 };
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+use db::{Conn, Row, args};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -39,6 +52,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0006_seat_terms.sql"),
     include_str!("../../../migrations/0007_weng_lin_scale.sql"),
     include_str!("../../../migrations/0008_pauses.sql"),
+    include_str!("../../../migrations/0009_claims_and_instances.sql"),
     include_str!("../../../migrations/0010_posted_messages.sql"),
 ];
 
@@ -48,18 +62,21 @@ pub enum StoreError {
     /// SQLite itself failed (I/O, lock timeout, constraint).
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL failed (connection, constraint, deadlock).
+    #[error("PostgreSQL error: {0}")]
+    Postgres(#[from] postgres::Error),
     /// Applying the schema migrations failed.
     #[error("could not apply the database schema: {0}")]
     Migration(#[from] rusqlite_migration::Error),
-    /// The file was written by a newer gamehost.
+    /// The database was written by a newer gamehost.
     #[error(
         "the database {path} has schema version {found}, newer than the {known} this gamehost knows; \
-         upgrade gamehost or use another database file"
+         upgrade gamehost or use another database"
     )]
     SchemaTooNew {
-        /// The database file.
+        /// The database file (or the server's URL without its password).
         path: String,
-        /// The version found in the file.
+        /// The version found in the database.
         found: i64,
         /// The latest version this build knows.
         known: i64,
@@ -80,11 +97,65 @@ pub enum StoreError {
         /// What was wrong with it.
         reason: String,
     },
+    /// A column held a value of another type than the query expects.
+    #[error("unexpected value in column {column}: {reason}")]
+    Value {
+        /// The column's index in the query.
+        column: usize,
+        /// What was wrong.
+        reason: String,
+    },
+    /// Another gamehost version is running on this database.
+    #[error(
+        "the database is in use by gamehost {theirs} (process `{instance}`, alive {age_s} s ago); \
+         this is gamehost {ours}. Stop every process of the other version first (or wait {live_s} s \
+         after one was killed)"
+    )]
+    VersionInUse {
+        /// This build's version.
+        ours: String,
+        /// The running version.
+        theirs: String,
+        /// The running process's instance id.
+        instance: String,
+        /// Seconds since its last heartbeat.
+        age_s: i64,
+        /// How long a silent process counts as alive, in seconds.
+        live_s: i64,
+    },
+    /// The operation exists on the other back end only.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
-/// A handle on one SQLite database file.
+/// Where a store lives: a SQLite file or a PostgreSQL server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A SQLite database file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://user@host:port/db`).
+    Postgres(String),
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(p) => write!(f, "{}", p.display()),
+            Location::Postgres(url) => f.write_str(&redact_url(url)),
+        }
+    }
+}
+
+/// The connection a store holds.
+enum Backend {
+    Sqlite(Mutex<Connection>),
+    // Boxed: a PostgreSQL client is several times a SQLite connection's size.
+    Postgres(Box<Mutex<postgres_store::PgConn>>),
+}
+
+/// A handle on one database: a SQLite file or a PostgreSQL database.
 pub struct Store {
-    conn: Mutex<Connection>,
+    backend: Backend,
     path: PathBuf,
 }
 
@@ -94,6 +165,30 @@ pub fn schema_version_known() -> i64 {
 }
 
 impl Store {
+    /// Opens the store at `location` (creating the SQLite file if needed)
+    /// and applies any migrations not yet applied.
+    pub fn open_at(location: &Location) -> Result<Store, StoreError> {
+        match location {
+            Location::Sqlite(path) => Store::open(path),
+            Location::Postgres(url) => Store::open_postgres(url),
+        }
+    }
+
+    /// Connects to the PostgreSQL database at `url` and applies any
+    /// migrations not yet applied (one process at a time: an advisory lock).
+    pub fn open_postgres(url: &str) -> Result<Store, StoreError> {
+        let conn = postgres_store::PgConn::open(url)?;
+        Ok(Store {
+            backend: Backend::Postgres(Box::new(Mutex::new(conn))),
+            path: PathBuf::from(redact_url(url)),
+        })
+    }
+
+    /// Whether this store is on PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
+    }
+
     /// Opens (creating if needed) the database at `path`, turns on WAL and
     /// applies any migrations not yet applied.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -115,10 +210,14 @@ impl Store {
         }
         let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
         migrations.to_latest(&mut conn)?;
-        Ok(Store {
-            conn: Mutex::new(conn),
+        Ok(Store::on_sqlite(conn, path))
+    }
+
+    fn on_sqlite(conn: Connection, path: &Path) -> Store {
+        Store {
+            backend: Backend::Sqlite(Mutex::new(conn)),
             path: path.to_path_buf(),
-        })
+        }
     }
 
     /// Opens an existing database for reading only (`SQLITE_OPEN_READ_ONLY`):
@@ -154,10 +253,22 @@ impl Store {
         // Belt and braces: even a statement that would write is refused.
         conn.pragma_update(None, "query_only", "ON")?;
         conn.busy_timeout(Duration::from_secs(10))?;
-        Ok(Store {
-            conn: Mutex::new(conn),
-            path: path.to_path_buf(),
-        })
+        Ok(Store::on_sqlite(conn, path))
+    }
+
+    /// Opens an existing store for reading: a SQLite file read-only
+    /// ([`Store::open_read_only`]); a PostgreSQL database without applying
+    /// any migration.
+    pub fn open_read_only_at(location: &Location) -> Result<Store, StoreError> {
+        match location {
+            Location::Sqlite(path) => Store::open_read_only(path),
+            Location::Postgres(url) => Ok(Store {
+                backend: Backend::Postgres(Box::new(Mutex::new(postgres_store::PgConn::connect(
+                    url,
+                )?))),
+                path: PathBuf::from(redact_url(url)),
+            }),
+        }
     }
 
     /// Opens an existing database to copy it ([`Store::backup_to`] needs a
@@ -174,19 +285,26 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(Duration::from_secs(10))?;
-        Ok(Store {
-            conn: Mutex::new(conn),
-            path: path.to_path_buf(),
-        })
+        Ok(Store::on_sqlite(conn, path))
     }
 
-    /// Checks the file below the level of rows: SQLite's own
+    /// Checks the database below the level of rows. On SQLite: its own
     /// `PRAGMA integrity_check` (pages, indexes), `PRAGMA foreign_key_check`
     /// (rows of games that do not exist), and the schema against the one the
     /// migrations build for the file's version (a dropped or altered table).
+    /// On PostgreSQL (which enforces its constraints itself): the tables and
+    /// columns against those the migrations build for its version.
     /// Each problem is one line; an empty list means none was found.
     pub fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.lock();
+        let conn = match &self.backend {
+            Backend::Sqlite(c) => c.lock().unwrap_or_else(|p| p.into_inner()),
+            Backend::Postgres(c) => {
+                return c
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .integrity_problems();
+            }
+        };
         let mut problems = Vec::new();
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
         let objects = schema_objects(&conn)?;
@@ -242,61 +360,134 @@ impl Store {
         Ok(problems)
     }
 
-    /// The database file this store is on.
+    /// The database file this store is on (for PostgreSQL: its URL without
+    /// the password, for messages).
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The schema version recorded in the file.
+    /// The schema version recorded in the database.
     pub fn schema_version(&self) -> Result<i64, StoreError> {
-        Ok(self
-            .lock()
-            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+        match &self.backend {
+            Backend::Sqlite(c) => Ok(c
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .pragma_query_value(None, "user_version", |r| r.get(0))?),
+            Backend::Postgres(c) => c.lock().unwrap_or_else(|p| p.into_inner()).schema_version(),
+        }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    /// Every table of the schema with its columns, in column order (to
+    /// compare the two back ends' schemas and to copy one into the other).
+    pub fn tables(&self) -> Result<std::collections::BTreeMap<String, Vec<String>>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                let conn = c.lock().unwrap_or_else(|p| p.into_inner());
+                sqlite_tables(&conn)
+            }
+            Backend::Postgres(c) => c.lock().unwrap_or_else(|p| p.into_inner()).tables(),
+        }
+    }
+
+    fn lock_sqlite(conn: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave a transaction open
         // (rusqlite rolls back on drop), so the connection is still sound.
-        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+        conn.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` inside one `BEGIN IMMEDIATE` transaction and commits when it
-    /// returns `Ok`; any `Err` rolls everything back.
+    /// Runs `f` inside one write transaction and commits when it returns
+    /// `Ok`; any `Err` rolls everything back. On SQLite the transaction is
+    /// `BEGIN IMMEDIATE`; on PostgreSQL each game it reads is locked.
     pub fn write<T, E>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        let mut conn = self.lock();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)?;
-        let out = f(&Tx { tx: &tx })?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(out)
+        self.run(true, f)
     }
 
-    /// Runs read-only queries in one deferred transaction (a consistent snapshot).
+    /// Runs read-only queries in one transaction (a consistent snapshot).
     pub fn read<T, E>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        let mut conn = self.lock();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Deferred)
-            .map_err(StoreError::from)?;
-        let out = f(&Tx { tx: &tx })?;
-        tx.commit().map_err(StoreError::from)?;
-        Ok(out)
+        self.run(false, f)
+    }
+
+    fn run<T, E>(&self, write: bool, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                let mut conn = Store::lock_sqlite(c);
+                let behavior = if write {
+                    TransactionBehavior::Immediate
+                } else {
+                    TransactionBehavior::Deferred
+                };
+                let tx = conn
+                    .transaction_with_behavior(behavior)
+                    .map_err(StoreError::from)?;
+                let out = f(&Tx {
+                    conn: Conn::Lite(&tx),
+                    write,
+                })?;
+                tx.commit().map_err(StoreError::from)?;
+                Ok(out)
+            }
+            Backend::Postgres(c) => {
+                let mut guard = c.lock().unwrap_or_else(|p| p.into_inner());
+                let pg = guard.begin(write)?;
+                let tx = Tx {
+                    conn: Conn::Pg(RefCell::new(pg)),
+                    write,
+                };
+                let out = f(&tx)?;
+                let Conn::Pg(cell) = tx.conn else {
+                    unreachable!("a PostgreSQL store runs PostgreSQL transactions")
+                };
+                cell.into_inner().tx.commit().map_err(StoreError::from)?;
+                Ok(out)
+            }
+        }
     }
 
     /// Copies the live database to `dest` (which must not exist yet) with
     /// `VACUUM INTO`: one consistent, compacted snapshot even while games are
-    /// being played.
+    /// being played. SQLite only: a PostgreSQL database is backed up with
+    /// `pg_dump`.
     pub fn backup_to(&self, dest: &Path) -> Result<(), StoreError> {
-        let conn = self.lock();
-        conn.execute("VACUUM INTO ?1", [dest.to_string_lossy()])?;
-        Ok(())
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                let conn = Store::lock_sqlite(c);
+                conn.execute("VACUUM INTO ?1", [dest.to_string_lossy()])?;
+                Ok(())
+            }
+            Backend::Postgres(_) => Err(StoreError::Unsupported(
+                "`gamehost backup` copies a SQLite file; back a PostgreSQL database up with \
+                 `pg_dump`"
+                    .into(),
+            )),
+        }
     }
+}
+
+/// Every table of a SQLite database with its columns in order.
+fn sqlite_tables(
+    conn: &Connection,
+) -> Result<std::collections::BTreeMap<String, Vec<String>>, StoreError> {
+    let mut stmt = conn.prepare(
+        "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p \
+         WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid",
+    )?;
+    let mut out = std::collections::BTreeMap::<String, Vec<String>>::new();
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    for (table, column) in rows {
+        out.entry(table).or_default().push(column);
+    }
+    Ok(out)
 }
 
 /// Whether the file's header says it is in WAL mode (read and write
@@ -360,54 +551,122 @@ fn expected_schema(version: i64) -> Result<std::collections::BTreeMap<String, St
 
 /// Typed queries inside one transaction.
 pub struct Tx<'a> {
-    tx: &'a rusqlite::Transaction<'a>,
+    conn: Conn<'a>,
+    /// A write transaction (on PostgreSQL it locks the games it reads).
+    write: bool,
 }
 
 const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
      state, turn, outcome, turn_seconds, timeout_policy, created_at, updated_at";
 
+fn games_of(rows: Vec<Row>) -> Result<Vec<GameRow>, StoreError> {
+    rows.iter()
+        .map(|r| rows::RawGame::from_row(r)?.into_row())
+        .collect()
+}
+
+fn outbox_row(r: &Row) -> Result<OutboxRow, StoreError> {
+    let id: i64 = r.get(0)?;
+    let kind: String = r.get(2)?;
+    Ok(OutboxRow {
+        id,
+        game_id: r.get(1)?,
+        target: Target::from_parts(&kind, r.get(3)?).ok_or_else(|| StoreError::Corrupt {
+            table: "outbox",
+            key: format!("row {id}"),
+            reason: format!("unknown target kind `{kind}`"),
+        })?,
+        payload: r.get(4)?,
+        created_at: r.get(5)?,
+    })
+}
+
+fn turn_log_row(r: &Row) -> Result<TurnLogRow, StoreError> {
+    Ok(TurnLogRow {
+        turn: r.get(0)?,
+        actions: r.get(1)?,
+        report: r.get(2)?,
+        state_after: r.get(3)?,
+        resolved_at: r.get(4)?,
+    })
+}
+
+/// A list of statuses as SQL text (the enum's own constant names, never input).
+fn status_list(statuses: &[GameStatus]) -> String {
+    if statuses.is_empty() {
+        return "NULL".into();
+    }
+    statuses
+        .iter()
+        .map(|s| format!("'{}'", s.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl Tx<'_> {
+    /// Whether this transaction runs on PostgreSQL.
+    pub fn is_postgres(&self) -> bool {
+        self.conn.is_pg()
+    }
+
+    /// The row-locking clause a query reading a game takes in a write
+    /// transaction on PostgreSQL: `FOR NO KEY UPDATE` (not `FOR UPDATE`,
+    /// which would also wait for every transaction merely inserting a row
+    /// that references the game). SQLite's `BEGIN IMMEDIATE` already
+    /// serialises writers.
+    fn game_lock(&self) -> &'static str {
+        if self.write && self.conn.is_pg() {
+            " FOR NO KEY UPDATE"
+        } else {
+            ""
+        }
+    }
+
     /// Inserts a new game in the lobby and returns its id.
     pub fn insert_game(&self, g: &NewGameRow, now: i64) -> Result<i64, StoreError> {
-        self.tx.execute(
-            "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, \
+        self.conn
+            .one(
+                "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, \
              turn_seconds, timeout_policy, created_at, updated_at) \
-             VALUES (?1, ?2, ?3, ?4, 'lobby', ?5, ?6, ?7, ?8, ?9, ?9)",
-            params![
-                g.kind,
-                g.guild_id,
-                g.channel_id,
-                g.creator_id,
-                g.options,
-                g.seed as i64,
-                g.turn_seconds,
-                g.timeout_policy.as_str(),
-                now
-            ],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+             VALUES (?1, ?2, ?3, ?4, 'lobby', ?5, ?6, ?7, ?8, ?9, ?9) RETURNING id",
+                args![
+                    g.kind,
+                    g.guild_id,
+                    g.channel_id,
+                    g.creator_id,
+                    g.options,
+                    g.seed as i64,
+                    g.turn_seconds,
+                    g.timeout_policy.as_str(),
+                    now
+                ],
+            )?
+            .get(0)
     }
 
-    /// One game by id.
+    /// One game by id. In a write transaction on PostgreSQL the game's row
+    /// stays locked until the transaction ends, so concurrent changes to one
+    /// game (from this or another process) happen one after the other.
     pub fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1");
-        let raw = self
-            .tx
-            .query_row(&sql, [id], rows::RawGame::from_row)
-            .optional()?;
-        raw.map(rows::RawGame::into_row).transpose()
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE id = ?1{}",
+            self.game_lock()
+        );
+        Ok(games_of(self.conn.rows(&sql, args![id])?)?
+            .into_iter()
+            .next())
     }
 
-    /// The game in the lobby or running in a channel, if any.
+    /// The game in the lobby or running in a channel, if any (locked like
+    /// [`Tx::game`] in a write transaction).
     pub fn active_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, StoreError> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 AND status IN ('lobby', 'running')"
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 AND status IN ('lobby', 'running'){}",
+            self.game_lock()
         );
-        let raw = self
-            .tx
-            .query_row(&sql, [channel_id], rows::RawGame::from_row)
-            .optional()?;
-        raw.map(rows::RawGame::into_row).transpose()
+        Ok(games_of(self.conn.rows(&sql, args![channel_id])?)?
+            .into_iter()
+            .next())
     }
 
     /// The game a channel shows: its lobby or running game, else the game
@@ -415,13 +674,11 @@ impl Tx<'_> {
     pub fn latest_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 \
-             ORDER BY status IN ('lobby', 'running') DESC, id DESC LIMIT 1"
+             ORDER BY CASE WHEN status IN ('lobby', 'running') THEN 1 ELSE 0 END DESC, id DESC LIMIT 1"
         );
-        let raw = self
-            .tx
-            .query_row(&sql, [channel_id], rows::RawGame::from_row)
-            .optional()?;
-        raw.map(rows::RawGame::into_row).transpose()
+        Ok(games_of(self.conn.rows(&sql, args![channel_id])?)?
+            .into_iter()
+            .next())
     }
 
     /// Games matching a status filter, newest first; `guild_id` narrows to one server.
@@ -431,26 +688,21 @@ impl Tx<'_> {
         statuses: &[GameStatus],
         limit: u32,
     ) -> Result<Vec<GameRow>, StoreError> {
-        let wanted: Vec<&str> = statuses.iter().map(|s| s.as_str()).collect();
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE (?1 IS NULL OR guild_id = ?1) \
-             AND instr(?2, ',' || status || ',') > 0 ORDER BY id DESC LIMIT ?3"
+            "SELECT {GAME_COLUMNS} FROM games WHERE (CAST(?1 AS TEXT) IS NULL OR guild_id = ?1) \
+             AND status IN ({}) ORDER BY id DESC LIMIT ?2",
+            status_list(statuses)
         );
-        let list = format!(",{},", wanted.join(","));
-        let mut stmt = self.tx.prepare(&sql)?;
-        let raws = stmt
-            .query_map(params![guild_id, list, limit], rows::RawGame::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        raws.into_iter().map(rows::RawGame::into_row).collect()
+        games_of(self.conn.rows(&sql, args![guild_id, limit])?)
     }
 
     /// The ids of every game, with its kind and status (for `gamehost check`).
     pub fn all_game_ids(&self) -> Result<Vec<i64>, StoreError> {
-        let mut stmt = self.tx.prepare("SELECT id FROM games ORDER BY id")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<Vec<i64>, _>>()?;
-        Ok(ids)
+        self.conn
+            .rows("SELECT id FROM games ORDER BY id", args![])?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
     }
 
     /// Games in the lobby or running in which a user holds a seat.
@@ -464,11 +716,7 @@ impl Tx<'_> {
             "SELECT {cols} FROM games g JOIN seats s ON s.game_id = g.id \
              WHERE s.user_id = ?1 AND g.status IN ('lobby', 'running') ORDER BY g.id"
         );
-        let mut stmt = self.tx.prepare(&sql)?;
-        let raws = stmt
-            .query_map([user_id], rows::RawGame::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        raws.into_iter().map(rows::RawGame::into_row).collect()
+        games_of(self.conn.rows(&sql, args![user_id])?)
     }
 
     /// Running games with at least one AI seat (candidates for an AI move).
@@ -478,19 +726,15 @@ impl Tx<'_> {
              (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.ai_level IS NOT NULL) \
              ORDER BY id"
         );
-        let mut stmt = self.tx.prepare(&sql)?;
-        let raws = stmt
-            .query_map([], rows::RawGame::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        raws.into_iter().map(rows::RawGame::into_row).collect()
+        games_of(self.conn.rows(&sql, args![])?)
     }
 
     /// Moves a game from the lobby to running with its first state.
     pub fn start_game(&self, id: i64, state: &str, now: i64) -> Result<(), StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE games SET status = 'running', state = ?2, updated_at = ?3 \
              WHERE id = ?1 AND status = 'lobby'",
-            params![id, state, now],
+            args![id, state, now],
         )?;
         expect_one(n, "games", id)
     }
@@ -504,19 +748,19 @@ impl Tx<'_> {
         state: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE games SET state = ?2, turn = turn + 1, updated_at = ?3 \
              WHERE id = ?1 AND turn = ?4 AND status = 'running'",
-            params![id, state, now, expected_turn],
+            args![id, state, now, expected_turn],
         )?;
         expect_one(n, "games", id)
     }
 
     /// Replaces the state without advancing the turn (e.g. after a forfeit).
     pub fn set_state(&self, id: i64, state: &str, now: i64) -> Result<(), StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE games SET state = ?2, updated_at = ?3 WHERE id = ?1",
-            params![id, state, now],
+            args![id, state, now],
         )?;
         expect_one(n, "games", id)
     }
@@ -529,14 +773,14 @@ impl Tx<'_> {
         outcome: Option<&str>,
         now: i64,
     ) -> Result<(), StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE games SET status = ?2, outcome = ?3, updated_at = ?4 WHERE id = ?1",
-            params![id, status.as_str(), outcome, now],
+            args![id, status.as_str(), outcome, now],
         )?;
-        self.tx
-            .execute("DELETE FROM deadlines WHERE game_id = ?1", [id])?;
-        self.tx
-            .execute("DELETE FROM pending_actions WHERE game_id = ?1", [id])?;
+        self.conn
+            .exec("DELETE FROM deadlines WHERE game_id = ?1", args![id])?;
+        self.conn
+            .exec("DELETE FROM pending_actions WHERE game_id = ?1", args![id])?;
         // A finished game is no longer paused, nor waiting for a pause.
         self.clear_pause(id)?;
         expect_one(n, "games", id)
@@ -544,21 +788,13 @@ impl Tx<'_> {
 
     /// The seats of a game, by seat number.
     pub fn seats(&self, game_id: i64) -> Result<Vec<SeatRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT seat, user_id, ai_level, display_name FROM seats WHERE game_id = ?1 ORDER BY seat",
-        )?;
-        let raws = stmt
-            .query_map([game_id], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, Option<String>>(2)?,
-                    r.get::<_, String>(3)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        raws.into_iter()
-            .map(|(seat, user, ai, name)| SeatRow::from_parts(game_id, seat, user, ai, name))
+        self.conn
+            .rows(
+                "SELECT seat, user_id, ai_level, display_name FROM seats WHERE game_id = ?1 ORDER BY seat",
+                args![game_id],
+            )?
+            .iter()
+            .map(|r| SeatRow::from_parts(game_id, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             .collect()
     }
 
@@ -568,9 +804,9 @@ impl Tx<'_> {
             Occupant::User(id) => (Some(id.as_str()), None),
             Occupant::Ai(level) => (None, Some(level.as_str())),
         };
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO seats (game_id, seat, user_id, ai_level, display_name) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game_id, seat.seat as i64, user, ai, seat.display_name],
+            args![game_id, seat.seat as i64, user, ai, seat.display_name],
         )?;
         Ok(())
     }
@@ -582,10 +818,10 @@ impl Tx<'_> {
             Occupant::User(id) => (Some(id.as_str()), None),
             Occupant::Ai(level) => (None, Some(level.as_str())),
         };
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE seats SET user_id = ?3, ai_level = ?4, display_name = ?5 \
              WHERE game_id = ?1 AND seat = ?2",
-            params![game_id, seat.seat as i64, user, ai, seat.display_name],
+            args![game_id, seat.seat as i64, user, ai, seat.display_name],
         )?;
         if n == 1 {
             Ok(())
@@ -600,46 +836,47 @@ impl Tx<'_> {
 
     /// Frees a seat.
     pub fn delete_seat(&self, game_id: i64, seat: usize) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "DELETE FROM seats WHERE game_id = ?1 AND seat = ?2",
-            params![game_id, seat as i64],
+            args![game_id, seat as i64],
         )?;
         Ok(())
     }
 
     /// The pending hidden actions of a game's current turn.
     pub fn pending(&self, game_id: i64) -> Result<Vec<PendingRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT seat, turn, action, final, submitted_at FROM pending_actions \
+        self.conn
+            .rows(
+                "SELECT seat, turn, action, final, submitted_at FROM pending_actions \
              WHERE game_id = ?1 ORDER BY seat",
-        )?;
-        let rows = stmt
-            .query_map([game_id], |r| {
+                args![game_id],
+            )?
+            .iter()
+            .map(|r| {
                 Ok(PendingRow {
-                    seat: r.get::<_, i64>(0)? as usize,
+                    seat: r.get::<i64>(0)? as usize,
                     turn: r.get(1)?,
                     action: r.get(2)?,
-                    is_final: r.get::<_, i64>(3)? != 0,
+                    is_final: r.get(3)?,
                     submitted_at: r.get(4)?,
                 })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+            })
+            .collect()
     }
 
     /// Records (or replaces) a seat's pending action for the current turn.
     pub fn upsert_pending(&self, game_id: i64, p: &PendingRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO pending_actions (game_id, turn, seat, action, final, submitted_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id, seat) DO UPDATE SET turn = excluded.turn, \
              action = excluded.action, final = excluded.final, submitted_at = excluded.submitted_at",
-            params![
+            args![
                 game_id,
                 p.turn,
                 p.seat as i64,
                 p.action,
-                p.is_final as i64,
+                p.is_final,
                 p.submitted_at
             ],
         )?;
@@ -648,17 +885,19 @@ impl Tx<'_> {
 
     /// Clears every pending action of a game (after its turn resolved).
     pub fn clear_pending(&self, game_id: i64) -> Result<(), StoreError> {
-        self.tx
-            .execute("DELETE FROM pending_actions WHERE game_id = ?1", [game_id])?;
+        self.conn.exec(
+            "DELETE FROM pending_actions WHERE game_id = ?1",
+            args![game_id],
+        )?;
         Ok(())
     }
 
     /// Appends a resolved turn to the log; fails if that turn was logged already.
     pub fn insert_turn_log(&self, game_id: i64, t: &TurnLogRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO turn_log (game_id, turn, actions, report, state_after, resolved_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
+            args![
                 game_id,
                 t.turn,
                 t.actions,
@@ -677,22 +916,15 @@ impl Tx<'_> {
         offset: u32,
         limit: u32,
     ) -> Result<Vec<TurnLogRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT turn, actions, report, state_after, resolved_at FROM turn_log \
+        self.conn
+            .rows(
+                "SELECT turn, actions, report, state_after, resolved_at FROM turn_log \
              WHERE game_id = ?1 ORDER BY turn LIMIT ?2 OFFSET ?3",
-        )?;
-        let rows = stmt
-            .query_map(params![game_id, limit, offset], |r| {
-                Ok(TurnLogRow {
-                    turn: r.get(0)?,
-                    actions: r.get(1)?,
-                    report: r.get(2)?,
-                    state_after: r.get(3)?,
-                    resolved_at: r.get(4)?,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+                args![game_id, limit, offset],
+            )?
+            .iter()
+            .map(turn_log_row)
+            .collect()
     }
 
     /// One logged turn of a game (1-based), if it was logged.
@@ -701,43 +933,37 @@ impl Tx<'_> {
         game_id: i64,
         turn: u32,
     ) -> Result<Option<TurnLogRow>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT turn, actions, report, state_after, resolved_at FROM turn_log \
                  WHERE game_id = ?1 AND turn = ?2",
-                params![game_id, turn],
-                |r| {
-                    Ok(TurnLogRow {
-                        turn: r.get(0)?,
-                        actions: r.get(1)?,
-                        report: r.get(2)?,
-                        state_after: r.get(3)?,
-                        resolved_at: r.get(4)?,
-                    })
-                },
-            )
-            .optional()?)
+                args![game_id, turn],
+            )?
+            .as_ref()
+            .map(turn_log_row)
+            .transpose()
     }
 
     /// How many turns a game has logged.
     pub fn turn_log_len(&self, game_id: i64) -> Result<u32, StoreError> {
-        Ok(self.tx.query_row(
-            "SELECT COUNT(*) FROM turn_log WHERE game_id = ?1",
-            [game_id],
-            |r| r.get(0),
-        )?)
+        self.conn
+            .one(
+                "SELECT COUNT(*) FROM turn_log WHERE game_id = ?1",
+                args![game_id],
+            )?
+            .get(0)
     }
 
-    /// Sets (or replaces) the deadline of a game's current turn.
+    /// Sets (or replaces) the deadline of a game's current turn; a claim on
+    /// the earlier one ends with it.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used, idle_deadlines) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
              remind_at = excluded.remind_at, extensions_used = excluded.extensions_used, \
-             idle_deadlines = excluded.idle_deadlines",
-            params![
+             idle_deadlines = excluded.idle_deadlines, claimed_by = NULL, claimed_until = NULL",
+            args![
                 game_id,
                 d.turn,
                 d.due_at,
@@ -752,59 +978,62 @@ impl Tx<'_> {
     /// Sets how many deadlines in a row passed without a person acting, on
     /// the game's current deadline (nothing if it has none).
     pub fn set_idle_deadlines(&self, game_id: i64, n: u32) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "UPDATE deadlines SET idle_deadlines = ?2 WHERE game_id = ?1",
-            params![game_id, n],
+            args![game_id, n],
         )?;
         Ok(())
     }
 
     /// Removes a game's deadline.
     pub fn clear_deadline(&self, game_id: i64) -> Result<(), StoreError> {
-        self.tx
-            .execute("DELETE FROM deadlines WHERE game_id = ?1", [game_id])?;
+        self.conn
+            .exec("DELETE FROM deadlines WHERE game_id = ?1", args![game_id])?;
         Ok(())
     }
 
     /// A game's current deadline.
     pub fn deadline(&self, game_id: i64) -> Result<Option<DeadlineRow>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
                  WHERE game_id = ?1",
-                [game_id],
-                DeadlineRow::from_row,
-            )
-            .optional()?)
+                args![game_id],
+            )?
+            .as_ref()
+            .map(DeadlineRow::from_row)
+            .transpose()
     }
 
     /// Deadlines or reminders that are due at `now`.
     pub fn due_deadlines(&self, now: i64) -> Result<Vec<DeadlineRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
+        self.conn
+            .rows(
+                "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
              WHERE due_at <= ?1 OR (remind_at IS NOT NULL AND remind_at <= ?1) ORDER BY due_at",
-        )?;
-        let rows = stmt
-            .query_map([now], DeadlineRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+                args![now],
+            )?
+            .iter()
+            .map(DeadlineRow::from_row)
+            .collect()
     }
 
     /// The earliest moment any deadline or reminder falls due.
     pub fn next_wakeup(&self) -> Result<Option<i64>, StoreError> {
-        Ok(self.tx.query_row(
-            "SELECT MIN(MIN(due_at, COALESCE(remind_at, due_at))) FROM deadlines",
-            [],
-            |r| r.get(0),
-        )?)
+        self.conn
+            .one(
+                "SELECT MIN(CASE WHEN remind_at IS NOT NULL AND remind_at < due_at \
+                 THEN remind_at ELSE due_at END) FROM deadlines",
+                args![],
+            )?
+            .get(0)
     }
 
     /// Marks a deadline's reminder as done.
     pub fn clear_reminder(&self, game_id: i64) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "UPDATE deadlines SET remind_at = NULL WHERE game_id = ?1",
-            [game_id],
+            args![game_id],
         )?;
         Ok(())
     }
@@ -818,69 +1047,52 @@ impl Tx<'_> {
         now: i64,
     ) -> Result<i64, StoreError> {
         let (kind, id) = target.parts();
-        self.tx.execute(
-            "INSERT INTO outbox (game_id, target_kind, target_id, payload, created_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![game_id, kind, id, payload, now],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        self.conn
+            .one(
+                "INSERT INTO outbox (game_id, target_kind, target_id, payload, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+                args![game_id, kind, id, payload, now],
+            )?
+            .get(0)
     }
 
     /// Announcements not yet delivered, oldest first.
     pub fn unsent_outbox(&self, limit: u32) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT id, game_id, target_kind, target_id, payload, created_at FROM outbox \
+        self.conn
+            .rows(
+                "SELECT id, game_id, target_kind, target_id, payload, created_at FROM outbox \
              WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
-        )?;
-        let raws = stmt
-            .query_map([limit], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, String>(4)?,
-                    r.get::<_, i64>(5)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        raws.into_iter()
-            .map(|(id, game_id, kind, target, payload, created_at)| {
-                Ok(OutboxRow {
-                    id,
-                    game_id,
-                    target: Target::from_parts(&kind, target).ok_or_else(|| {
-                        StoreError::Corrupt {
-                            table: "outbox",
-                            key: format!("row {id}"),
-                            reason: format!("unknown target kind `{kind}`"),
-                        }
-                    })?,
-                    payload,
-                    created_at,
-                })
-            })
+                args![limit],
+            )?
+            .iter()
+            .map(outbox_row)
             .collect()
     }
 
     /// Undelivered announcements of one game, oldest first.
     pub fn unsent_outbox_of_game(&self, game_id: i64) -> Result<Vec<OutboxRow>, StoreError> {
-        Ok(self
-            .unsent_outbox(u32::MAX)?
-            .into_iter()
-            .filter(|r| r.game_id == game_id)
-            .collect())
+        self.conn
+            .rows(
+                "SELECT id, game_id, target_kind, target_id, payload, created_at FROM outbox \
+             WHERE sent_at IS NULL AND game_id = ?1 ORDER BY id",
+                args![game_id],
+            )?
+            .iter()
+            .map(outbox_row)
+            .collect()
     }
 
     /// Every game's turn counter beside what its turn log holds:
     /// `(game id, turn, log rows, lowest logged turn, highest logged turn)`.
     pub fn turn_log_spans(&self) -> Result<Vec<TurnLogSpan>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT g.id, g.turn, COUNT(t.turn), MIN(t.turn), MAX(t.turn) \
+        self.conn
+            .rows(
+                "SELECT g.id, g.turn, COUNT(t.turn), MIN(t.turn), MAX(t.turn) \
              FROM games g LEFT JOIN turn_log t ON t.game_id = g.id GROUP BY g.id ORDER BY g.id",
-        )?;
-        let rows = stmt
-            .query_map([], |r| {
+                args![],
+            )?
+            .iter()
+            .map(|r| {
                 Ok(TurnLogSpan {
                     game_id: r.get(0)?,
                     turn: r.get(1)?,
@@ -888,9 +1100,8 @@ impl Tx<'_> {
                     first: r.get(3)?,
                     last: r.get(4)?,
                 })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+            })
+            .collect()
     }
 
     /// Calls `f` on every outbox row of a game, sent or not, oldest first,
@@ -901,38 +1112,22 @@ impl Tx<'_> {
         game_id: i64,
         mut f: impl FnMut(Result<OutboxRow, StoreError>),
     ) -> Result<(), StoreError> {
-        let mut stmt = self.tx.prepare(
+        self.conn.each(
             "SELECT id, game_id, target_kind, target_id, payload, created_at FROM outbox \
              WHERE game_id = ?1 ORDER BY id",
-        )?;
-        let mut rows = stmt.query([game_id])?;
-        while let Some(r) = rows.next()? {
-            let id: i64 = r.get(0)?;
-            let kind: String = r.get(2)?;
-            let row = match Target::from_parts(&kind, r.get(3)?) {
-                Some(target) => Ok(OutboxRow {
-                    id,
-                    game_id: r.get(1)?,
-                    target,
-                    payload: r.get(4)?,
-                    created_at: r.get(5)?,
-                }),
-                None => Err(StoreError::Corrupt {
-                    table: "outbox",
-                    key: format!("row {id}"),
-                    reason: format!("unknown target kind `{kind}`"),
-                }),
-            };
-            f(row);
-        }
-        Ok(())
+            args![game_id],
+            |r| {
+                f(outbox_row(&r));
+                Ok(())
+            },
+        )
     }
 
     /// Marks an announcement as delivered; false if it was already marked.
     pub fn mark_sent(&self, id: i64, now: i64) -> Result<bool, StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL",
-            params![id, now],
+            args![id, now],
         )?;
         Ok(n == 1)
     }
@@ -940,11 +1135,11 @@ impl Tx<'_> {
     /// Deletes at most `limit` announcements delivered before `sent_before`
     /// (oldest first); returns how many. Undelivered rows are never touched.
     pub fn prune_sent_outbox(&self, sent_before: i64, limit: u32) -> Result<usize, StoreError> {
-        Ok(self.tx.execute(
+        self.conn.exec(
             "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox \
              WHERE sent_at IS NOT NULL AND sent_at < ?1 ORDER BY id LIMIT ?2)",
-            params![sent_before, limit],
-        )?)
+            args![sent_before, limit],
+        )
     }
 }
 

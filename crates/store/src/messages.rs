@@ -4,7 +4,7 @@
 //! the message posted before it.
 
 use super::{StoreError, Tx};
-use rusqlite::{OptionalExtension, params};
+use crate::db::args;
 
 /// One message a front-end posted for a game, under a stable key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,33 +28,32 @@ impl Tx<'_> {
         game_id: i64,
         key: &str,
     ) -> Result<Option<PostedMessage>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT channel_id, message_id, content FROM posted_messages \
                  WHERE game_id = ?1 AND key = ?2",
-                params![game_id, key],
-                |r| {
-                    Ok(PostedMessage {
-                        game_id,
-                        key: key.to_string(),
-                        channel_id: r.get(0)?,
-                        message_id: r.get(1)?,
-                        content: r.get(2)?,
-                    })
-                },
-            )
-            .optional()?)
+                args![game_id, key],
+            )?
+            .map(|r| {
+                Ok(PostedMessage {
+                    game_id,
+                    key: key.to_string(),
+                    channel_id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    content: r.get(2)?,
+                })
+            })
+            .transpose()
     }
 
     /// Remembers (or replaces) the message a game posted under its key.
     pub fn set_posted_message(&self, m: &PostedMessage) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO posted_messages (game_id, key, channel_id, message_id, content) \
              VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, key) DO UPDATE SET \
              channel_id = excluded.channel_id, message_id = excluded.message_id, \
              content = excluded.content",
-            params![m.game_id, m.key, m.channel_id, m.message_id, m.content],
+            args![m.game_id, m.key, m.channel_id, m.message_id, m.content],
         )?;
         Ok(())
     }
@@ -63,9 +62,9 @@ impl Tx<'_> {
     /// find it, its announcements go there, and the channel it left is free
     /// for another game.
     pub fn move_game_to_channel(&self, game_id: i64, channel_id: &str) -> Result<(), StoreError> {
-        let n = self.tx.execute(
+        let n = self.conn.exec(
             "UPDATE games SET channel_id = ?2 WHERE id = ?1",
-            params![game_id, channel_id],
+            args![game_id, channel_id],
         )?;
         super::expect_one(n, "games", game_id)
     }

@@ -1,7 +1,7 @@
 //! Pauses, pause votes, absences and the rules for them (migration 0008).
 
+use super::db::{Row, args};
 use super::{StoreError, Tx};
-use rusqlite::{OptionalExtension, params};
 
 /// A row of `leave_rules`: what a game's creator chose for pauses and absences.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,41 +45,40 @@ pub struct AbsenceRow {
 impl Tx<'_> {
     /// Sets a game's pause and absence rules.
     pub fn set_leave_rules(&self, game_id: i64, r: &LeaveRulesRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO leave_rules (game_id, creator_pauses, away, away_days) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (game_id) DO UPDATE SET creator_pauses = excluded.creator_pauses, \
              away = excluded.away, away_days = excluded.away_days",
-            params![game_id, r.creator_pauses, r.away, r.away_days],
+            args![game_id, r.creator_pauses, r.away, r.away_days],
         )?;
         Ok(())
     }
 
     /// A game's pause and absence rules, if its creator set any.
     pub fn leave_rules(&self, game_id: i64) -> Result<Option<LeaveRulesRow>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT creator_pauses, away, away_days FROM leave_rules WHERE game_id = ?1",
-                [game_id],
-                |r| {
-                    Ok(LeaveRulesRow {
-                        creator_pauses: r.get(0)?,
-                        away: r.get(1)?,
-                        away_days: r.get(2)?,
-                    })
-                },
-            )
-            .optional()?)
+                args![game_id],
+            )?
+            .map(|r| {
+                Ok(LeaveRulesRow {
+                    creator_pauses: r.get(0)?,
+                    away: r.get(1)?,
+                    away_days: r.get(2)?,
+                })
+            })
+            .transpose()
     }
 
     /// Pauses a game: stores its frozen deadline (replacing an earlier one).
     pub fn set_pause(&self, game_id: i64, p: &PauseRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO pauses (game_id, since, due_left_ms, remind_left_ms, extensions_used, idle_deadlines) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id) DO UPDATE SET \
              due_left_ms = excluded.due_left_ms, remind_left_ms = excluded.remind_left_ms, \
              extensions_used = excluded.extensions_used, idle_deadlines = excluded.idle_deadlines",
-            params![
+            args![
                 game_id,
                 p.since,
                 p.due_left_ms,
@@ -93,60 +92,61 @@ impl Tx<'_> {
 
     /// A game's pause, if it is paused.
     pub fn pause(&self, game_id: i64) -> Result<Option<PauseRow>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT since, due_left_ms, remind_left_ms, extensions_used, idle_deadlines \
                  FROM pauses WHERE game_id = ?1",
-                [game_id],
-                |r| {
-                    Ok(PauseRow {
-                        since: r.get(0)?,
-                        due_left_ms: r.get(1)?,
-                        remind_left_ms: r.get(2)?,
-                        extensions_used: r.get(3)?,
-                        idle_deadlines: r.get(4)?,
-                    })
-                },
-            )
-            .optional()?)
+                args![game_id],
+            )?
+            .map(|r| {
+                Ok(PauseRow {
+                    since: r.get(0)?,
+                    due_left_ms: r.get(1)?,
+                    remind_left_ms: r.get(2)?,
+                    extensions_used: r.get(3)?,
+                    idle_deadlines: r.get(4)?,
+                })
+            })
+            .transpose()
     }
 
     /// Ends a game's pause and forgets the votes for one.
     pub fn clear_pause(&self, game_id: i64) -> Result<(), StoreError> {
-        self.tx
-            .execute("DELETE FROM pauses WHERE game_id = ?1", [game_id])?;
-        self.tx
-            .execute("DELETE FROM pause_votes WHERE game_id = ?1", [game_id])?;
+        self.conn
+            .exec("DELETE FROM pauses WHERE game_id = ?1", args![game_id])?;
+        self.conn
+            .exec("DELETE FROM pause_votes WHERE game_id = ?1", args![game_id])?;
         Ok(())
     }
 
     /// Records a user's vote for a pause (again: no change).
     pub fn add_pause_vote(&self, game_id: i64, user_id: &str, now: i64) -> Result<(), StoreError> {
-        self.tx.execute(
-            "INSERT OR IGNORE INTO pause_votes (game_id, user_id, voted_at) VALUES (?1, ?2, ?3)",
-            params![game_id, user_id, now],
+        self.conn.exec(
+            "INSERT INTO pause_votes (game_id, user_id, voted_at) VALUES (?1, ?2, ?3) \
+             ON CONFLICT DO NOTHING",
+            args![game_id, user_id, now],
         )?;
         Ok(())
     }
 
     /// Withdraws a user's vote for a pause; true if there was one.
     pub fn remove_pause_vote(&self, game_id: i64, user_id: &str) -> Result<bool, StoreError> {
-        Ok(self.tx.execute(
+        Ok(self.conn.exec(
             "DELETE FROM pause_votes WHERE game_id = ?1 AND user_id = ?2",
-            params![game_id, user_id],
+            args![game_id, user_id],
         )? > 0)
     }
 
     /// The users who voted for a pause, by id.
     pub fn pause_votes(&self, game_id: i64) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self
-            .tx
-            .prepare("SELECT user_id FROM pause_votes WHERE game_id = ?1 ORDER BY user_id")?;
-        let rows = stmt
-            .query_map([game_id], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(rows)
+        self.conn
+            .rows(
+                "SELECT user_id FROM pause_votes WHERE game_id = ?1 ORDER BY user_id",
+                args![game_id],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
     }
 
     /// Records an absence.
@@ -157,37 +157,41 @@ impl Tx<'_> {
         starts_at: i64,
         ends_at: i64,
     ) -> Result<i64, StoreError> {
-        self.tx.execute(
-            "INSERT INTO absences (game_id, user_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4)",
-            params![game_id, user_id, starts_at, ends_at],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        self.conn
+            .one(
+                "INSERT INTO absences (game_id, user_id, starts_at, ends_at) VALUES (?1, ?2, ?3, ?4) \
+                 RETURNING id",
+                args![game_id, user_id, starts_at, ends_at],
+            )?
+            .get(0)
     }
 
-    /// Moves an absence's end (to end it early).
+    /// Moves an absence's end (to end it early), never before its start.
     pub fn set_absence_end(&self, id: i64, ends_at: i64) -> Result<(), StoreError> {
-        self.tx.execute(
-            "UPDATE absences SET ends_at = MAX(starts_at, ?2) WHERE id = ?1",
-            params![id, ends_at],
+        self.conn.exec(
+            "UPDATE absences SET ends_at = CASE WHEN ?2 > starts_at THEN ?2 ELSE starts_at END \
+             WHERE id = ?1",
+            args![id, ends_at],
         )?;
         Ok(())
     }
 
     /// A game's absences, oldest first.
     pub fn absences(&self, game_id: i64) -> Result<Vec<AbsenceRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT id, user_id, starts_at, ends_at FROM absences WHERE game_id = ?1 ORDER BY starts_at, id",
-        )?;
-        let rows = stmt
-            .query_map([game_id], |r| {
+        self.conn
+            .rows(
+                "SELECT id, user_id, starts_at, ends_at FROM absences WHERE game_id = ?1 ORDER BY starts_at, id",
+                args![game_id],
+            )?
+            .iter()
+            .map(|r: &Row| {
                 Ok(AbsenceRow {
                     id: r.get(0)?,
                     user_id: r.get(1)?,
                     starts_at: r.get(2)?,
                     ends_at: r.get(3)?,
                 })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+            })
+            .collect()
     }
 }

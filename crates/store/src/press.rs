@@ -2,8 +2,8 @@
 //! 0005). Rows are written when a message is accepted and read back for the
 //! rate limit and, once the game has ended, for the press log.
 
+use super::db::{Row, args};
 use super::{StoreError, Tx};
-use rusqlite::params;
 
 /// A message to store: one accepted relay.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub struct PressRow {
 const PRESS_COLUMNS: &str =
     "id, game_id, turn, phase, sender_seat, sender_power, to_all, recipients, text, sent_at";
 
-fn press_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PressRow> {
+fn press_from_row(r: &Row) -> Result<PressRow, StoreError> {
     let recipients: String = r.get(7)?;
     let seat: i64 = r.get(4)?;
     Ok(PressRow {
@@ -67,32 +67,33 @@ fn press_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PressRow> {
 impl Tx<'_> {
     /// Stores one relayed message and returns its id.
     pub fn insert_press(&self, p: &NewPressRow) -> Result<i64, StoreError> {
-        self.tx.execute(
-            "INSERT INTO press (game_id, turn, phase, sender_seat, sender_power, to_all, \
-             recipients, text, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            params![
-                p.game_id,
-                p.turn,
-                p.phase,
-                p.sender_seat as i64,
-                p.sender_power,
-                p.to_all,
-                p.recipients.join(","),
-                p.text,
-                p.sent_at
-            ],
-        )?;
-        Ok(self.tx.last_insert_rowid())
+        self.conn
+            .one(
+                "INSERT INTO press (game_id, turn, phase, sender_seat, sender_power, to_all, \
+             recipients, text, sent_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id",
+                args![
+                    p.game_id,
+                    p.turn,
+                    p.phase,
+                    p.sender_seat as i64,
+                    p.sender_power,
+                    p.to_all,
+                    p.recipients.join(","),
+                    p.text,
+                    p.sent_at
+                ],
+            )?
+            .get(0)
     }
 
     /// Every message of a game, oldest first.
     pub fn press_of_game(&self, game_id: i64) -> Result<Vec<PressRow>, StoreError> {
         let sql = format!("SELECT {PRESS_COLUMNS} FROM press WHERE game_id = ?1 ORDER BY id");
-        let mut stmt = self.tx.prepare(&sql)?;
-        let rows = stmt
-            .query_map(params![game_id], press_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.conn
+            .rows(&sql, args![game_id])?
+            .iter()
+            .map(press_from_row)
+            .collect()
     }
 
     /// How many messages a seat sent in a game at or after `since` (ms).
@@ -102,10 +103,11 @@ impl Tx<'_> {
         sender_seat: usize,
         since: i64,
     ) -> Result<u32, StoreError> {
-        Ok(self.tx.query_row(
-            "SELECT COUNT(*) FROM press WHERE game_id = ?1 AND sender_seat = ?2 AND sent_at >= ?3",
-            params![game_id, sender_seat as i64, since],
-            |r| r.get(0),
-        )?)
+        self.conn
+            .one(
+                "SELECT COUNT(*) FROM press WHERE game_id = ?1 AND sender_seat = ?2 AND sent_at >= ?3",
+                args![game_id, sender_seat as i64, since],
+            )?
+            .get(0)
     }
 }

@@ -1,8 +1,8 @@
 //! Ratings, game results, per-game rules and reliability events
 //! (migration 0004). Scope and player keys are explained there.
 
+use super::db::{Row, args};
 use super::{StoreError, Tx};
-use rusqlite::{OptionalExtension, params};
 
 /// A row of `ratings`: one player's rating in one scope and kind.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,7 +26,7 @@ pub struct RatingRow {
 }
 
 impl RatingRow {
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RatingRow> {
+    fn from_row(r: &Row) -> Result<RatingRow, StoreError> {
         Ok(RatingRow {
             scope: r.get(0)?,
             kind: r.get(1)?,
@@ -123,21 +123,22 @@ impl Tx<'_> {
         let sql = format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND kind = ?2 AND player = ?3"
         );
-        Ok(self
-            .tx
-            .query_row(&sql, params![scope, kind, player], RatingRow::from_row)
-            .optional()?)
+        self.conn
+            .row(&sql, args![scope, kind, player])?
+            .as_ref()
+            .map(RatingRow::from_row)
+            .transpose()
     }
 
     /// Writes (or replaces) a player's rating.
     pub fn upsert_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO ratings (scope, kind, player, rating, deviation, volatility, games, updated_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
              ON CONFLICT (scope, kind, player) DO UPDATE SET rating = excluded.rating, \
              deviation = excluded.deviation, volatility = excluded.volatility, \
              games = excluded.games, updated_at = excluded.updated_at",
-            params![
+            args![
                 r.scope,
                 r.kind,
                 r.player,
@@ -160,11 +161,11 @@ impl Tx<'_> {
         let sql = format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND player = ?2 ORDER BY kind"
         );
-        let mut stmt = self.tx.prepare(&sql)?;
-        let rows = stmt
-            .query_map(params![scope, player], RatingRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.conn
+            .rows(&sql, args![scope, player])?
+            .iter()
+            .map(RatingRow::from_row)
+            .collect()
     }
 
     /// A page of a kind's leaderboard in a scope, best first (ties by
@@ -176,24 +177,28 @@ impl Tx<'_> {
         offset: u32,
         limit: u32,
     ) -> Result<Vec<RatingRow>, StoreError> {
+        // `COLLATE "C"`-free: players are ids compared bytewise on SQLite;
+        // PostgreSQL compares them by the database's collation, which for
+        // ASCII ids and digits gives the same order.
         let sql = format!(
             "SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ?1 AND kind = ?2 \
              ORDER BY rating DESC, deviation ASC, player ASC LIMIT ?3 OFFSET ?4"
         );
-        let mut stmt = self.tx.prepare(&sql)?;
-        let rows = stmt
-            .query_map(params![scope, kind, limit, offset], RatingRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.conn
+            .rows(&sql, args![scope, kind, limit, offset])?
+            .iter()
+            .map(RatingRow::from_row)
+            .collect()
     }
 
     /// How many players a kind's leaderboard has in a scope.
     pub fn leaderboard_len(&self, scope: &str, kind: &str) -> Result<u32, StoreError> {
-        Ok(self.tx.query_row(
-            "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2",
-            params![scope, kind],
-            |r| r.get(0),
-        )?)
+        self.conn
+            .one(
+                "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2",
+                args![scope, kind],
+            )?
+            .get(0)
     }
 
     /// A player's 1-based place on a kind's leaderboard (the order of
@@ -207,32 +212,35 @@ impl Tx<'_> {
         let Some(me) = self.rating(scope, kind, player)? else {
             return Ok(None);
         };
-        let ahead: u32 = self.tx.query_row(
-            "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2 AND \
+        let ahead: u32 = self
+            .conn
+            .one(
+                "SELECT COUNT(*) FROM ratings WHERE scope = ?1 AND kind = ?2 AND \
              (rating > ?3 OR (rating = ?3 AND (deviation < ?4 OR (deviation = ?4 AND player < ?5))))",
-            params![scope, kind, me.rating, me.deviation, player],
-            |r| r.get(0),
-        )?;
+                args![scope, kind, me.rating, me.deviation, player],
+            )?
+            .get(0)?;
         Ok(Some(ahead + 1))
     }
 
     /// The kinds with at least one rating in a scope.
     pub fn rated_kinds(&self, scope: &str) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self
-            .tx
-            .prepare("SELECT DISTINCT kind FROM ratings WHERE scope = ?1 ORDER BY kind")?;
-        let rows = stmt
-            .query_map([scope], |r| r.get(0))?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        self.conn
+            .rows(
+                "SELECT DISTINCT kind FROM ratings WHERE scope = ?1 ORDER BY kind",
+                args![scope],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
     }
 
     /// Records what one seat of a finished game came to.
     pub fn insert_game_result(&self, r: &GameResultRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO game_results (game_id, seat, player, result, score, rating_before, \
              rating_after, deviation_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
+            args![
                 r.game_id,
                 r.seat as i64,
                 r.player,
@@ -248,14 +256,15 @@ impl Tx<'_> {
 
     /// The results of a game, by seat (empty until it is recorded).
     pub fn game_results(&self, game_id: i64) -> Result<Vec<GameResultRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT game_id, seat, player, result, score, rating_before, rating_after, \
+        self.conn
+            .rows(
+                "SELECT game_id, seat, player, result, score, rating_before, rating_after, \
              deviation_after FROM game_results WHERE game_id = ?1 ORDER BY seat",
-        )?;
-        let rows = stmt
-            .query_map([game_id], result_from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+                args![game_id],
+            )?
+            .iter()
+            .map(result_from_row)
+            .collect()
     }
 
     /// A player's latest results in a scope, newest first, at most `limit`.
@@ -265,15 +274,17 @@ impl Tx<'_> {
         player: &str,
         limit: u32,
     ) -> Result<Vec<PlayerResultRow>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT r.game_id, r.seat, r.player, r.result, r.score, r.rating_before, \
+        self.conn
+            .rows(
+                "SELECT r.game_id, r.seat, r.player, r.result, r.score, r.rating_before, \
              r.rating_after, r.deviation_after, g.kind, g.channel_id, g.guild_id, g.updated_at \
              FROM game_results r JOIN games g ON g.id = r.game_id \
              WHERE r.player = ?2 AND COALESCE(g.guild_id, '') = ?1 \
              ORDER BY g.updated_at DESC, g.id DESC LIMIT ?3",
-        )?;
-        let rows = stmt
-            .query_map(params![scope, player, limit], |r| {
+                args![scope, player, limit],
+            )?
+            .iter()
+            .map(|r| {
                 Ok(PlayerResultRow {
                     result: result_from_row(r)?,
                     kind: r.get(8)?,
@@ -281,60 +292,54 @@ impl Tx<'_> {
                     guild_id: r.get(10)?,
                     ended_at: r.get(11)?,
                 })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+            })
+            .collect()
     }
 
     /// A player's result counts in a scope, by kind and result.
     pub fn result_counts(&self, scope: &str, player: &str) -> Result<Vec<ResultCount>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT g.kind, r.result, COUNT(*) FROM game_results r JOIN games g ON g.id = r.game_id \
+        self.conn
+            .rows(
+                "SELECT g.kind, r.result, COUNT(*) FROM game_results r JOIN games g ON g.id = r.game_id \
              WHERE r.player = ?2 AND COALESCE(g.guild_id, '') = ?1 \
              GROUP BY g.kind, r.result ORDER BY g.kind, r.result",
-        )?;
-        let rows = stmt
-            .query_map(params![scope, player], |r| {
+                args![scope, player],
+            )?
+            .iter()
+            .map(|r| {
                 Ok(ResultCount {
                     kind: r.get(0)?,
                     result: r.get(1)?,
                     count: r.get(2)?,
                 })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+            })
+            .collect()
     }
 
     /// A game's rules, if its creator set any.
     pub fn game_rules(&self, game_id: i64) -> Result<Option<GameRulesRow>, StoreError> {
-        Ok(self
-            .tx
-            .query_row(
+        self.conn
+            .row(
                 "SELECT rated, scoring, min_reliability FROM game_rules WHERE game_id = ?1",
-                [game_id],
-                |r| {
-                    Ok(GameRulesRow {
-                        rated: r.get::<_, i64>(0)? != 0,
-                        scoring: r.get(1)?,
-                        min_reliability: r.get(2)?,
-                    })
-                },
-            )
-            .optional()?)
+                args![game_id],
+            )?
+            .map(|r| {
+                Ok(GameRulesRow {
+                    rated: r.get(0)?,
+                    scoring: r.get(1)?,
+                    min_reliability: r.get(2)?,
+                })
+            })
+            .transpose()
     }
 
     /// Sets (or replaces) a game's rules.
     pub fn set_game_rules(&self, game_id: i64, rules: &GameRulesRow) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO game_rules (game_id, rated, scoring, min_reliability) VALUES (?1, ?2, ?3, ?4) \
              ON CONFLICT (game_id) DO UPDATE SET rated = excluded.rated, scoring = excluded.scoring, \
              min_reliability = excluded.min_reliability",
-            params![
-                game_id,
-                rules.rated as i64,
-                rules.scoring,
-                rules.min_reliability
-            ],
+            args![game_id, rules.rated, rules.scoring, rules.min_reliability],
         )?;
         Ok(())
     }
@@ -342,22 +347,22 @@ impl Tx<'_> {
     /// Whether a scope rates games with AI seats.
     pub fn rate_ai_seats(&self, scope: &str) -> Result<bool, StoreError> {
         Ok(self
-            .tx
-            .query_row(
+            .conn
+            .row(
                 "SELECT rate_ai_seats FROM rating_settings WHERE scope = ?1",
-                [scope],
-                |r| r.get::<_, i64>(0),
-            )
-            .optional()?
-            .is_some_and(|v| v != 0))
+                args![scope],
+            )?
+            .map(|r| r.get::<bool>(0))
+            .transpose()?
+            .unwrap_or(false))
     }
 
     /// Sets whether a scope rates games with AI seats.
     pub fn set_rate_ai_seats(&self, scope: &str, on: bool) -> Result<(), StoreError> {
-        self.tx.execute(
+        self.conn.exec(
             "INSERT INTO rating_settings (scope, rate_ai_seats) VALUES (?1, ?2) \
              ON CONFLICT (scope) DO UPDATE SET rate_ai_seats = excluded.rate_ai_seats",
-            params![scope, on as i64],
+            args![scope, on],
         )?;
         Ok(())
     }
@@ -374,10 +379,10 @@ impl Tx<'_> {
         kind: &str,
         at: i64,
     ) -> Result<(), StoreError> {
-        self.tx.execute(
-            "INSERT OR IGNORE INTO player_events (game_id, turn, seat, user_id, kind, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game_id, turn, seat as i64, user_id, kind, at],
+        self.conn.exec(
+            "INSERT INTO player_events (game_id, turn, seat, user_id, kind, at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
+            args![game_id, turn, seat as i64, user_id, kind, at],
         )?;
         Ok(())
     }
@@ -391,9 +396,9 @@ impl Tx<'_> {
     ) -> Result<ReliabilityCounts, StoreError> {
         // A logged turn `t` resolved game turn `t - 1`; its seat keys were
         // awaited then, held by the seat's term covering that turn (or, for
-        // a seat never taken over, by its occupant).
-        let turns_awaited: u32 = self.tx.query_row(
-            "SELECT COUNT(*) FROM turn_log t JOIN games g ON g.id = t.game_id, \
+        // a seat never taken over, by its occupant). The JSON functions are
+        // the one part written per dialect.
+        const SQLITE: &str = "SELECT COUNT(*) FROM turn_log t JOIN games g ON g.id = t.game_id, \
              json_each(t.actions) j \
              WHERE COALESCE(g.guild_id, '') = ?1 \
              AND t.game_id IN (SELECT game_id FROM seats WHERE user_id = ?2 \
@@ -405,17 +410,31 @@ impl Tx<'_> {
                         AND h.seat = CAST(j.key AS INTEGER) AND h.from_turn <= t.turn - 1 \
                         ORDER BY h.from_turn DESC LIMIT 1) \
                   ELSE (SELECT s.user_id FROM seats s WHERE s.game_id = t.game_id \
-                        AND s.seat = CAST(j.key AS INTEGER)) END)",
-            params![scope, user_id],
-            |r| r.get(0),
-        )?;
+                        AND s.seat = CAST(j.key AS INTEGER)) END)";
+        const POSTGRES: &str = "SELECT COUNT(*) FROM turn_log t JOIN games g ON g.id = t.game_id, \
+             jsonb_object_keys(CASE WHEN jsonb_typeof(t.actions::jsonb) = 'object' \
+                                    THEN t.actions::jsonb ELSE '{}'::jsonb END) AS j(key) \
+             WHERE COALESCE(g.guild_id, '') = ?1 \
+             AND t.game_id IN (SELECT game_id FROM seats WHERE user_id = ?2 \
+                               UNION SELECT game_id FROM seat_terms WHERE user_id = ?2) \
+             AND j.key ~ '^[0-9]+$' \
+             AND ?2 IS NOT DISTINCT FROM (CASE WHEN EXISTS (SELECT 1 FROM seat_terms h \
+                             WHERE h.game_id = t.game_id AND h.seat = CAST(j.key AS BIGINT)) \
+                  THEN (SELECT h.user_id FROM seat_terms h WHERE h.game_id = t.game_id \
+                        AND h.seat = CAST(j.key AS BIGINT) AND h.from_turn <= t.turn - 1 \
+                        ORDER BY h.from_turn DESC LIMIT 1) \
+                  ELSE (SELECT s.user_id FROM seats s WHERE s.game_id = t.game_id \
+                        AND s.seat = CAST(j.key AS BIGINT)) END)";
+        let sql = if self.conn.is_pg() { POSTGRES } else { SQLITE };
+        let turns_awaited: u32 = self.conn.one(sql, args![scope, user_id])?.get(0)?;
         let count = |kind: &str| -> Result<u32, StoreError> {
-            Ok(self.tx.query_row(
-                "SELECT COUNT(*) FROM player_events e JOIN games g ON g.id = e.game_id \
+            self.conn
+                .one(
+                    "SELECT COUNT(*) FROM player_events e JOIN games g ON g.id = e.game_id \
                  WHERE e.user_id = ?2 AND COALESCE(g.guild_id, '') = ?1 AND e.kind = ?3",
-                params![scope, user_id, kind],
-                |r| r.get(0),
-            )?)
+                    args![scope, user_id, kind],
+                )?
+                .get(0)
         };
         Ok(ReliabilityCounts {
             turns_awaited,
@@ -436,21 +455,23 @@ impl Tx<'_> {
         previous: Option<&str>,
     ) -> Result<(), StoreError> {
         let seat = seat as i64;
-        let known: bool = self.tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM seat_terms WHERE game_id = ?1 AND seat = ?2)",
-            params![game_id, seat],
-            |r| r.get(0),
-        )?;
+        let known: bool = self
+            .conn
+            .one(
+                "SELECT EXISTS (SELECT 1 FROM seat_terms WHERE game_id = ?1 AND seat = ?2)",
+                args![game_id, seat],
+            )?
+            .get(0)?;
         if !known {
-            self.tx.execute(
+            self.conn.exec(
                 "INSERT INTO seat_terms (game_id, seat, from_turn, user_id) VALUES (?1, ?2, 0, ?3)",
-                params![game_id, seat, previous],
+                args![game_id, seat, previous],
             )?;
         }
-        self.tx.execute(
-            "INSERT OR REPLACE INTO seat_terms (game_id, seat, from_turn, user_id) \
-             VALUES (?1, ?2, ?3, ?4)",
-            params![game_id, seat, from_turn, user_id],
+        self.conn.exec(
+            "INSERT INTO seat_terms (game_id, seat, from_turn, user_id) VALUES (?1, ?2, ?3, ?4) \
+             ON CONFLICT (game_id, seat, from_turn) DO UPDATE SET user_id = excluded.user_id",
+            args![game_id, seat, from_turn, user_id],
         )?;
         Ok(())
     }
@@ -458,41 +479,49 @@ impl Tx<'_> {
     /// The actions of a game's logged turns that were forfeits
     /// (`{"forfeit": [seats]}`), oldest first.
     pub fn forfeit_logs(&self, game_id: i64) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT actions FROM turn_log WHERE game_id = ?1 \
-             AND json_valid(actions) AND json_type(actions, '$.forfeit') = 'array' ORDER BY turn",
-        )?;
-        let rows = stmt
-            .query_map([game_id], |r| r.get(0))?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+        const SQLITE: &str = "SELECT actions FROM turn_log WHERE game_id = ?1 \
+             AND json_valid(actions) AND json_type(actions, '$.forfeit') = 'array' ORDER BY turn";
+        // Only rows that look like a forfeit are parsed (the log's actions
+        // are always JSON written by the host).
+        const POSTGRES: &str = "SELECT actions FROM turn_log WHERE game_id = ?1 \
+             AND actions LIKE '{\"forfeit\"%' \
+             AND jsonb_typeof(actions::jsonb -> 'forfeit') = 'array' ORDER BY turn";
+        let sql = if self.conn.is_pg() { POSTGRES } else { SQLITE };
+        self.conn
+            .rows(sql, args![game_id])?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
     }
 
     /// Finished games still to be rated (from before ratings existed), in
     /// the order they ended.
     pub fn rating_backlog(&self) -> Result<Vec<i64>, StoreError> {
-        let mut stmt = self.tx.prepare(
-            "SELECT b.game_id FROM rating_backlog b JOIN games g ON g.id = b.game_id \
+        self.conn
+            .rows(
+                "SELECT b.game_id FROM rating_backlog b JOIN games g ON g.id = b.game_id \
              ORDER BY g.updated_at, g.id",
-        )?;
-        let rows = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+                args![],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect()
     }
 
     /// Takes a game off the rating backlog.
     pub fn remove_from_rating_backlog(&self, game_id: i64) -> Result<(), StoreError> {
-        self.tx
-            .execute("DELETE FROM rating_backlog WHERE game_id = ?1", [game_id])?;
+        self.conn.exec(
+            "DELETE FROM rating_backlog WHERE game_id = ?1",
+            args![game_id],
+        )?;
         Ok(())
     }
 }
 
-fn result_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameResultRow> {
+fn result_from_row(r: &Row) -> Result<GameResultRow, StoreError> {
     Ok(GameResultRow {
         game_id: r.get(0)?,
-        seat: r.get::<_, i64>(1)?.max(0) as usize,
+        seat: r.get::<i64>(1)?.max(0) as usize,
         player: r.get(2)?,
         result: r.get(3)?,
         score: r.get(4)?,

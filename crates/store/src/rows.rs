@@ -127,7 +127,7 @@ pub struct GameRow {
     pub updated_at: i64,
 }
 
-/// The columns of `games` as SQLite returns them, before checking.
+/// The columns of `games` as the database returns them, before checking.
 pub(super) struct RawGame {
     id: i64,
     kind: String,
@@ -147,7 +147,7 @@ pub(super) struct RawGame {
 }
 
 impl RawGame {
-    pub(super) fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawGame> {
+    pub(super) fn from_row(r: &super::db::Row) -> Result<RawGame, StoreError> {
         Ok(RawGame {
             id: r.get(0)?,
             kind: r.get(1)?,
@@ -303,7 +303,7 @@ pub struct DeadlineRow {
 }
 
 impl DeadlineRow {
-    pub(super) fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<DeadlineRow> {
+    pub(super) fn from_row(r: &super::db::Row) -> Result<DeadlineRow, StoreError> {
         Ok(DeadlineRow {
             game_id: r.get(0)?,
             turn: r.get(1)?,

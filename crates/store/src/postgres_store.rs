@@ -1,0 +1,285 @@
+//! The PostgreSQL connection: migrations (`migrations/postgres/`, one per
+//! SQLite migration, same number and meaning), the schema version, the
+//! integrity check, and transactions for [`crate::Store`].
+
+use super::StoreError;
+use super::db::PgTx;
+use postgres::{Client, IsolationLevel, NoTls};
+use std::collections::{BTreeMap, HashMap};
+
+/// The PostgreSQL migrations, in the order and with the numbers of the
+/// SQLite ones ([`super::MIGRATIONS`]).
+pub(crate) const PG_MIGRATIONS: &[&str] = &[
+    include_str!("../../../migrations/postgres/0001_initial.sql"),
+    include_str!("../../../migrations/postgres/0002_deadline_extensions.sql"),
+    include_str!("../../../migrations/postgres/0003_idle_deadlines.sql"),
+    include_str!("../../../migrations/postgres/0004_ratings.sql"),
+    include_str!("../../../migrations/postgres/0005_press.sql"),
+    include_str!("../../../migrations/postgres/0006_seat_terms.sql"),
+    include_str!("../../../migrations/postgres/0007_weng_lin_scale.sql"),
+    include_str!("../../../migrations/postgres/0008_pauses.sql"),
+    include_str!("../../../migrations/postgres/0009_claims_and_instances.sql"),
+    include_str!("../../../migrations/postgres/0010_posted_messages.sql"),
+];
+
+// Each back end has one migration per schema version.
+const _: () = assert!(PG_MIGRATIONS.len() == super::MIGRATIONS.len());
+
+/// The table recording the schema version (PostgreSQL has no `user_version`).
+const VERSION_TABLE: &str = "gamehost_schema";
+
+/// Serialises migrations across processes starting at once.
+const MIGRATION_LOCK: i64 = 0x6761_6d65_686f_7374; // "gamehost"
+
+/// Prepared statements kept per connection before the cache starts over
+/// (the store's queries are a few hundred fixed texts).
+const STATEMENT_CACHE_MAX: usize = 1000;
+
+/// A URL without its password, for messages and logs.
+pub fn redact_url(url: &str) -> String {
+    // postgres://user:password@host/db -> postgres://user:***@host/db
+    if let Some((scheme, rest)) = url.split_once("://")
+        && let Some((userinfo, host)) = rest.rsplit_once('@')
+        && let Some((user, _)) = userinfo.split_once(':')
+    {
+        return format!("{scheme}://{user}:***@{host}");
+    }
+    url.to_string()
+}
+
+/// One connection to a PostgreSQL database with its prepared statements.
+pub(crate) struct PgConn {
+    client: Client,
+    cache: HashMap<String, postgres::Statement>,
+    url: String,
+}
+
+impl PgConn {
+    /// Connects without touching the schema.
+    pub(crate) fn connect(url: &str) -> Result<PgConn, StoreError> {
+        Ok(PgConn {
+            client: Client::connect(url, NoTls)?,
+            cache: HashMap::new(),
+            url: url.to_string(),
+        })
+    }
+
+    /// Connects and applies every migration not yet applied.
+    pub(crate) fn open(url: &str) -> Result<PgConn, StoreError> {
+        let mut conn = PgConn::connect(url)?;
+        conn.migrate()?;
+        Ok(conn)
+    }
+
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let known = PG_MIGRATIONS.len() as i64;
+        let mut tx = self.client.transaction()?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+        tx.batch_execute(&format!(
+            "CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version BIGINT NOT NULL)"
+        ))?;
+        let found: Option<i64> = tx
+            .query_opt(&format!("SELECT version FROM {VERSION_TABLE}"), &[])?
+            .map(|r| r.get(0));
+        if found.is_none() {
+            tx.execute(&format!("INSERT INTO {VERSION_TABLE} VALUES (0)"), &[])?;
+        }
+        let found = found.unwrap_or(0);
+        if found > known {
+            return Err(StoreError::SchemaTooNew {
+                path: redact_url(&self.url),
+                found,
+                known,
+            });
+        }
+        for sql in PG_MIGRATIONS.iter().skip(found.max(0) as usize) {
+            tx.batch_execute(sql)?;
+        }
+        tx.execute(
+            &format!("UPDATE {VERSION_TABLE} SET version = $1"),
+            &[&known],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Starts a transaction: a write one at READ COMMITTED (each game row it
+    /// reads is locked, so it sees the latest committed game), a read one as
+    /// a READ ONLY, REPEATABLE READ snapshot. A connection the server closed
+    /// is opened again first.
+    pub(crate) fn begin(&mut self, write: bool) -> Result<PgTx<'_>, StoreError> {
+        if self.client.is_closed() {
+            self.client = Client::connect(&self.url, NoTls)?;
+            self.cache.clear();
+        }
+        if self.cache.len() > STATEMENT_CACHE_MAX {
+            self.cache.clear();
+        }
+        let PgConn { client, cache, .. } = self;
+        let tx = if write {
+            client
+                .build_transaction()
+                .isolation_level(IsolationLevel::ReadCommitted)
+                .start()?
+        } else {
+            client
+                .build_transaction()
+                .isolation_level(IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?
+        };
+        Ok(PgTx { tx, cache })
+    }
+
+    /// The schema version recorded in the database (0: none).
+    pub(crate) fn schema_version(&mut self) -> Result<i64, StoreError> {
+        let exists: bool = self
+            .client
+            .query_one("SELECT to_regclass($1) IS NOT NULL", &[&VERSION_TABLE])?
+            .get(0);
+        if !exists {
+            return Ok(0);
+        }
+        Ok(self
+            .client
+            .query_opt(&format!("SELECT version FROM {VERSION_TABLE}"), &[])?
+            .map_or(0, |r| r.get(0)))
+    }
+
+    /// Every table of the current schema with its columns in order.
+    pub(crate) fn tables(&mut self) -> Result<BTreeMap<String, Vec<String>>, StoreError> {
+        Ok(columns_of(&mut self.client, None)?
+            .into_iter()
+            .map(|(t, cols)| (t, cols.into_iter().map(|c| c.0).collect()))
+            .collect())
+    }
+
+    /// The schema's tables, columns (type, nullability) and indexes
+    /// compared with those the migrations build for its version, in a
+    /// scratch schema that is rolled back.
+    pub(crate) fn integrity_problems(&mut self) -> Result<Vec<String>, StoreError> {
+        let version = self.schema_version()?;
+        let found = columns_of(&mut self.client, None)?;
+        if version == 0 {
+            return Ok(vec![
+                "the database has no gamehost tables (schema version 0): it is not a gamehost \
+                 database"
+                    .into(),
+            ]);
+        }
+        let mut problems = Vec::new();
+        if !(1..=PG_MIGRATIONS.len() as i64).contains(&version) {
+            return Ok(problems);
+        }
+        let found_indexes = indexes_of(&mut self.client, None)?;
+        let scratch = format!("gamehost_expected_{}", std::process::id());
+        let mut tx = self.client.transaction()?;
+        tx.batch_execute(&format!(
+            "CREATE SCHEMA {scratch}; SET LOCAL search_path TO {scratch}"
+        ))?;
+        for sql in PG_MIGRATIONS.iter().take(version as usize) {
+            tx.batch_execute(sql)?;
+        }
+        let mut client_tx = tx;
+        let expected = columns_of_tx(&mut client_tx, &scratch)?;
+        let expected_indexes = indexes_of_tx(&mut client_tx, &scratch)?;
+        client_tx.rollback()?;
+        for (table, cols) in &expected {
+            let Some(have) = found.get(table) else {
+                problems.push(format!("table {table} is missing from the schema"));
+                continue;
+            };
+            if have != cols {
+                problems.push(format!(
+                    "table {table} differs from the schema of version {version}"
+                ));
+            }
+        }
+        for (name, def) in &expected_indexes {
+            match found_indexes.get(name) {
+                None => problems.push(format!("index {name} is missing from the schema")),
+                Some(have) if have != def => problems.push(format!(
+                    "index {name} differs from the schema of version {version}"
+                )),
+                Some(_) => {}
+            }
+        }
+        Ok(problems)
+    }
+}
+
+type Columns = BTreeMap<String, Vec<(String, String, String)>>;
+
+const COLUMNS_SQL: &str = "SELECT table_name::text, column_name::text, data_type::text, \
+     is_nullable::text FROM information_schema.columns \
+     WHERE table_schema = COALESCE($1, current_schema()) AND table_name <> 'gamehost_schema' \
+     ORDER BY table_name, ordinal_position";
+
+const INDEXES_SQL: &str = "SELECT indexname::text, \
+     replace(indexdef, schemaname || '.', '') FROM pg_indexes \
+     WHERE schemaname = COALESCE($1, current_schema())";
+
+fn collect_columns(rows: Vec<postgres::Row>) -> Columns {
+    let mut out = Columns::new();
+    for r in rows {
+        out.entry(r.get(0))
+            .or_default()
+            .push((r.get(1), r.get(2), r.get(3)));
+    }
+    out
+}
+
+fn columns_of(client: &mut Client, schema: Option<&str>) -> Result<Columns, StoreError> {
+    Ok(collect_columns(client.query(COLUMNS_SQL, &[&schema])?))
+}
+
+fn columns_of_tx(tx: &mut postgres::Transaction<'_>, schema: &str) -> Result<Columns, StoreError> {
+    Ok(collect_columns(tx.query(COLUMNS_SQL, &[&Some(schema)])?))
+}
+
+fn indexes_of(
+    client: &mut Client,
+    schema: Option<&str>,
+) -> Result<BTreeMap<String, String>, StoreError> {
+    Ok(client
+        .query(INDEXES_SQL, &[&schema])?
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
+
+fn indexes_of_tx(
+    tx: &mut postgres::Transaction<'_>,
+    schema: &str,
+) -> Result<BTreeMap<String, String>, StoreError> {
+    Ok(tx
+        .query(INDEXES_SQL, &[&Some(schema)])?
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_never_shows_in_a_url() {
+        assert_eq!(
+            redact_url("postgres://game:s3cret@db.local:5432/gamehost"),
+            "postgres://game:***@db.local:5432/gamehost"
+        );
+        assert_eq!(
+            redact_url("postgres://game@db.local/gamehost"),
+            "postgres://game@db.local/gamehost"
+        );
+    }
+
+    #[test]
+    fn placeholders_become_dollars() {
+        assert_eq!(
+            super::super::db::pg_placeholders("a = ?1 AND b = ?12 AND c ~ '^x$'"),
+            "a = $1 AND b = $12 AND c ~ '^x$'"
+        );
+    }
+}

@@ -1,0 +1,150 @@
+//! `gamehost migrate-db`: a SQLite store with real games played through the
+//! host (a finished rated duel, a running Diplomacy game with press, a turn
+//! with a pending action, undelivered announcements) is copied into an
+//! empty PostgreSQL database, which passes the check, and the host on the
+//! copy carries on the game where it stood. A non-empty target is refused.
+//!
+//! Without a server the test prints a loud `SKIPPED` line (and fails under
+//! `GAMEHOST_REQUIRE_POSTGRES=1`).
+
+mod support;
+
+use games::diplomacy::Diplomacy;
+use host::{Host, HostSettings, ManualClock, NewGame, Registry};
+use std::sync::Arc;
+use store::{Store, TimeoutPolicy};
+use support::host_builder::{pg_base_url, pg_database_for};
+use support::rps::{Rps, new_rps};
+
+fn registry() -> Registry {
+    Registry::default().with::<Rps>().with::<Diplomacy>()
+}
+
+fn host_on(store: Store, clock: Arc<ManualClock>) -> Host {
+    Host::new(
+        Arc::new(store),
+        registry(),
+        clock,
+        HostSettings {
+            ai_budget_ms: 20,
+            reminder_percent: 0,
+        },
+    )
+}
+
+#[test]
+fn a_sqlite_store_moves_to_postgres_whole_and_its_games_go_on() {
+    let required = std::env::var("GAMEHOST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let reachable = pg_base_url().filter(|u| postgres::Client::connect(u, postgres::NoTls).is_ok());
+    if reachable.is_none() {
+        assert!(
+            !required,
+            "GAMEHOST_REQUIRE_POSTGRES=1 but no PostgreSQL is reachable"
+        );
+        eprintln!("SKIPPED: no PostgreSQL (set GAMEHOST_TEST_PG_URL)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.db");
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let lite = host_on(Store::open(&file).unwrap(), clock.clone());
+
+    // A rated duel, played to its end.
+    let duel = lite
+        .create_game(new_rps("duel", None, TimeoutPolicy::Default))
+        .unwrap();
+    lite.join(duel, "bob", "Bob", None).unwrap();
+    lite.start(duel, "alice").unwrap();
+    for _ in 0..2 {
+        lite.submit(Some(duel), "alice", "paper").unwrap();
+        lite.submit(Some(duel), "bob", "rock").unwrap();
+    }
+    assert_eq!(lite.game(duel).unwrap().status, host::GameStatus::Finished);
+    // A game with a deadline and a pending throw.
+    let open = lite
+        .create_game(new_rps("open", Some(3600), TimeoutPolicy::Default))
+        .unwrap();
+    lite.join(open, "bob", "Bob", None).unwrap();
+    lite.start(open, "alice").unwrap();
+    lite.submit(Some(open), "alice", "scissors").unwrap();
+    // A Diplomacy game with press.
+    let dip = lite
+        .create_game(NewGame {
+            kind: "diplomacy".into(),
+            guild_id: Some("guild".into()),
+            channel_id: "dip".into(),
+            creator_id: "u0".into(),
+            creator_name: "Ursula".into(),
+            options: serde_json::Value::Null,
+            seed: Some(3),
+            turn_seconds: None,
+            timeout_policy: TimeoutPolicy::Default,
+            creator_plays: true,
+        })
+        .unwrap();
+    for s in 1..7 {
+        lite.join(dip, &format!("u{s}"), &format!("User {s}"), Some(s))
+            .unwrap();
+    }
+    lite.start(dip, "u0").unwrap();
+    lite.send_press(Some(dip), "u0", "all", "Peace in our time.")
+        .unwrap();
+    // Some announcements delivered, the rest still to deliver.
+    let unsent = lite.unsent(1000).unwrap();
+    for item in &unsent[..unsent.len() / 2] {
+        lite.mark_sent(item.id).unwrap();
+    }
+    let before = lite.store().row_counts().unwrap();
+    for table in [
+        "games",
+        "seats",
+        "pending_actions",
+        "turn_log",
+        "deadlines",
+        "outbox",
+        "ratings",
+        "game_results",
+        "press",
+    ] {
+        assert!(before[table] > 0, "the source has no {table} rows");
+    }
+    let unsent_before = lite.unsent(1000).unwrap().len();
+    drop(lite);
+
+    let url = pg_database_for(&dir.path().join("pg"));
+    let done = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry())).unwrap();
+    assert_eq!(done.games_checked, 3);
+    for (table, n) in &before {
+        if table != "instances" {
+            assert_eq!(done.rows.get(table), Some(n), "table {table}");
+        }
+    }
+    // The copy is refused a second time: the target is no longer empty.
+    let again = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry()))
+        .unwrap_err()
+        .to_string();
+    assert!(again.contains("the copy failed"), "{again}");
+
+    // The host on PostgreSQL goes on where the SQLite one stopped.
+    let pg = host_on(Store::open_postgres(&url).unwrap(), clock.clone());
+    assert_eq!(pg.unsent(1000).unwrap().len(), unsent_before);
+    let receipt = pg.submit(Some(open), "bob", "paper").unwrap();
+    assert!(receipt.resolved, "alice's pending throw was carried over");
+    assert_eq!(pg.game(open).unwrap().turn, 1);
+    let rated = pg
+        .store()
+        .read(|tx| tx.rating("guild", "rps", "alice"))
+        .unwrap();
+    assert!(
+        rated.is_some_and(|r| r.games == 1),
+        "the duel's rating was carried over"
+    );
+    // New rows get new ids after the copied ones.
+    let next = pg
+        .create_game(new_rps("next", None, TimeoutPolicy::Default))
+        .unwrap();
+    assert!(next > dip, "{next} reuses an id");
+    let press = pg.store().read(|tx| tx.press_of_game(dip)).unwrap();
+    assert_eq!(press.len(), 1);
+    assert_eq!(press[0].message.text, "Peace in our time.");
+}

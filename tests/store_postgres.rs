@@ -1,0 +1,316 @@
+//! The PostgreSQL back end where it differs from SQLite: several processes
+//! (here: several connections) on one database. Final submissions racing
+//! from two connections resolve a turn exactly once; claims on deadlines and
+//! announcements split the work (`SKIP LOCKED`) and a dead claimant's lease
+//! is taken over; a process of another version is refused; the two
+//! back ends' schemas agree table for table, column for column.
+//!
+//! Without a server (`GAMEHOST_TEST_PG_URL` unset or unreachable) each test
+//! prints a loud `SKIPPED` line and returns, unless
+//! `GAMEHOST_REQUIRE_POSTGRES=1` (set by CI), when it fails.
+
+mod support;
+
+use host::{DeadlineEvent, Host, ManualClock, Registry, TimeoutPolicy};
+use std::path::Path;
+use std::sync::{Arc, Barrier, mpsc};
+use std::time::Duration;
+use store::{Store, StoreError};
+use support::host_builder::{pg_base_url, pg_database_for, settings};
+use support::rps::{Rps, new_rps};
+
+/// The URL of a fresh database for the test at `dir`, or `None` (after a
+/// loud line) when no server is there and none is required.
+fn fresh_database(dir: &Path) -> Option<String> {
+    let required = std::env::var("GAMEHOST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let reachable =
+        pg_base_url().filter(|url| postgres::Client::connect(url, postgres::NoTls).is_ok());
+    if reachable.is_none() {
+        assert!(
+            !required,
+            "GAMEHOST_REQUIRE_POSTGRES=1 but no PostgreSQL is reachable at GAMEHOST_TEST_PG_URL={:?}",
+            pg_base_url()
+        );
+        eprintln!("SKIPPED: no PostgreSQL (set GAMEHOST_TEST_PG_URL)");
+        return None;
+    }
+    Some(pg_database_for(&dir.join("pg")))
+}
+
+/// A host with rock-paper-scissors on its own connection to `url`.
+fn rps_host(url: &str, clock: Arc<ManualClock>, instance: &str) -> Host {
+    let store = Store::open_postgres(url).expect("open the PostgreSQL store");
+    Host::new(
+        Arc::new(store),
+        Registry::default().with::<Rps>(),
+        clock,
+        settings(50, 20),
+    )
+    .with_instance_id(instance)
+}
+
+#[test]
+fn final_submissions_racing_from_two_connections_resolve_each_turn_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let a = rps_host(&url, clock.clone(), "a");
+    let b = rps_host(&url, clock.clone(), "b");
+    // Three games of 19 rounds (a 20th would end in a draw), each round a
+    // fresh race between the two connections.
+    for g in 0..3 {
+        let mut opts = new_rps(&format!("race{g}"), None, TimeoutPolicy::Default);
+        opts.options = serde_json::json!({ "wins": 50 });
+        let id = a.create_game(opts).unwrap();
+        b.join(id, "bob", "Bob", None).unwrap();
+        a.start(id, "alice").unwrap();
+        let rounds = 19;
+        for round in 0..rounds {
+            let gate = Arc::new(Barrier::new(2));
+            let (ga, gb) = (gate.clone(), gate);
+            let (ta, tb) = match round % 3 {
+                0 => ("rock", "scissors"),
+                1 => ("rock", "paper"),
+                _ => ("paper", "paper"),
+            };
+            std::thread::scope(|s| {
+                let ra = s.spawn(|| {
+                    ga.wait();
+                    a.submit(Some(id), "alice", ta)
+                });
+                let rb = s.spawn(|| {
+                    gb.wait();
+                    b.submit(Some(id), "bob", tb)
+                });
+                ra.join().unwrap().expect("alice's throw");
+                rb.join().unwrap().expect("bob's throw");
+            });
+            // Both throws were final: the round resolved, once.
+            assert_eq!(
+                a.game(id).unwrap().turn,
+                round + 1,
+                "game {g} round {round}"
+            );
+        }
+        let log = a.store().read(|tx| tx.turn_log(id, 0, 1000)).unwrap();
+        assert_eq!(log.len(), rounds as usize);
+        for (i, t) in log.iter().enumerate() {
+            assert_eq!(t.turn, i as u32 + 1);
+        }
+        assert!(
+            a.store().read(|tx| tx.pending(id)).unwrap().is_empty(),
+            "no throw is left pending"
+        );
+    }
+}
+
+#[test]
+fn claims_split_the_announcements_and_a_dead_claimants_lease_is_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let a = rps_host(&url, clock.clone(), "a");
+    let b = rps_host(&url, clock.clone(), "b");
+    let games: Vec<i64> = (0..6)
+        .map(|n| {
+            a.create_game(new_rps(&format!("c{n}"), None, TimeoutPolicy::Default))
+                .unwrap()
+        })
+        .collect();
+    let store_a = a.store().clone();
+    let store_b = b.store().clone();
+    // A claims two games and, before it commits, B claims: B passes over
+    // A's locked rows instead of waiting for them.
+    let (to_b, from_a) = mpsc::channel::<()>();
+    let (to_a, from_b) = mpsc::channel::<Vec<i64>>();
+    let claimer_b = std::thread::spawn(move || {
+        from_a.recv().unwrap();
+        let rows = store_b
+            .write(|tx| tx.claim_unsent_outbox("b", 1_000, 60_000, 2, 100))
+            .unwrap();
+        to_a.send(rows.iter().map(|r| r.game_id).collect()).unwrap();
+    });
+    let (mine, theirs) = store_a
+        .write(|tx| -> Result<_, StoreError> {
+            let rows = tx.claim_unsent_outbox("a", 1_000, 60_000, 2, 100)?;
+            to_b.send(()).unwrap();
+            // B answers while A still holds its locks; a B that waited for
+            // them would never answer (and this test would fail, not hang).
+            let theirs = from_b
+                .recv_timeout(Duration::from_secs(60))
+                .expect("B's claim waited for A's locks instead of skipping them");
+            Ok((rows.iter().map(|r| r.game_id).collect::<Vec<_>>(), theirs))
+        })
+        .unwrap();
+    claimer_b.join().unwrap();
+    let mut mine_games = mine.clone();
+    mine_games.dedup();
+    let mut theirs_games = theirs.clone();
+    theirs_games.dedup();
+    assert_eq!(mine_games, games[..2].to_vec(), "A claims the oldest games");
+    assert_eq!(theirs_games, games[2..4].to_vec(), "B claims the next ones");
+
+    // A's claim holds for its lease: B gets only the unclaimed rest.
+    let rest = b.claim_unsent(100).unwrap();
+    let mut rest_games: Vec<i64> = rest
+        .iter()
+        .map(|i| i.announcement.as_ref().unwrap().game_id)
+        .collect();
+    rest_games.dedup();
+    assert!(
+        rest_games.iter().all(|g| !mine_games.contains(g)),
+        "{rest_games:?} overlaps A's {mine_games:?}"
+    );
+    // A dies without delivering; once its lease ends B takes its games over.
+    clock.advance(host::CLAIM_LEASE_MS + 1);
+    let taken: Vec<i64> = b
+        .claim_unsent(100)
+        .unwrap()
+        .iter()
+        .map(|i| i.announcement.as_ref().unwrap().game_id)
+        .collect();
+    for g in &mine_games {
+        assert!(taken.contains(g), "game {g} was not taken over: {taken:?}");
+    }
+    // A delivered row is never claimed again.
+    for item in b.claim_unsent(1000).unwrap() {
+        assert!(b.mark_sent(item.id).unwrap());
+    }
+    assert!(a.claim_unsent(1000).unwrap().is_empty());
+}
+
+#[test]
+fn a_due_deadline_fires_once_across_processes_and_a_dead_claim_is_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let a = rps_host(&url, clock.clone(), "a");
+    let b = rps_host(&url, clock.clone(), "b");
+    let mut ids = Vec::new();
+    for n in 0..4 {
+        let id = a
+            .create_game(new_rps(&format!("d{n}"), Some(60), TimeoutPolicy::Default))
+            .unwrap();
+        a.join(id, "bob", "Bob", None).unwrap();
+        a.start(id, "alice").unwrap();
+        ids.push(id);
+    }
+    clock.advance(61_000);
+    // A process claims two deadlines and dies before handling them.
+    let dead = a
+        .store()
+        .write(|tx| tx.claim_due_deadlines("dead", clock_now(&clock), 60_000, 2))
+        .unwrap();
+    assert_eq!(dead.len(), 2);
+    // Both live processes fire at once: each other deadline fires once.
+    let (ea, eb) = std::thread::scope(|s| {
+        let ea = s.spawn(|| a.fire_due_deadlines().unwrap());
+        let eb = s.spawn(|| b.fire_due_deadlines().unwrap());
+        (ea.join().unwrap(), eb.join().unwrap())
+    });
+    let mut resolved: Vec<i64> = ea
+        .iter()
+        .chain(&eb)
+        .filter_map(|e| match e {
+            DeadlineEvent::Resolved(id) => Some(*id),
+            _ => None,
+        })
+        .collect();
+    resolved.sort();
+    let dead_ids: Vec<i64> = dead.iter().map(|d| d.game_id).collect();
+    let expected: Vec<i64> = ids
+        .iter()
+        .copied()
+        .filter(|id| !dead_ids.contains(id))
+        .collect();
+    assert_eq!(resolved, expected, "A: {ea:?}, B: {eb:?}");
+    for id in &ids {
+        let turn = a.game(*id).unwrap().turn;
+        assert_eq!(turn, u32::from(!dead_ids.contains(id)), "game {id}");
+    }
+    // The dead claim's lease ends: B fires those deadlines.
+    clock.advance(60_001);
+    let late = b.fire_due_deadlines().unwrap();
+    let mut late_ids: Vec<i64> = late
+        .iter()
+        .filter_map(|e| match e {
+            DeadlineEvent::Resolved(id) => Some(*id),
+            _ => None,
+        })
+        .collect();
+    late_ids.sort();
+    let mut dead_sorted = dead_ids.clone();
+    dead_sorted.sort();
+    // The other games' second deadlines (due 60 s after their first
+    // resolved) are due too by now.
+    for id in &dead_sorted {
+        assert!(late_ids.contains(id), "{late:?}");
+        assert_eq!(a.game(*id).unwrap().turn, 1);
+    }
+}
+
+fn clock_now(clock: &ManualClock) -> i64 {
+    use host::Clock;
+    clock.now_ms()
+}
+
+#[test]
+fn the_two_back_ends_have_the_same_tables_and_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let lite = Store::open(&dir.path().join("g.db")).unwrap();
+    let pg = Store::open_postgres(&url).unwrap();
+    assert_eq!(lite.schema_version().unwrap(), pg.schema_version().unwrap());
+    let (lt, pt) = (lite.tables().unwrap(), pg.tables().unwrap());
+    assert!(lt.contains_key("games") && lt.contains_key("instances"));
+    assert_eq!(lt, pt, "a migration was added to one back end only");
+}
+
+#[test]
+fn a_postgres_database_passes_its_check_and_a_dropped_column_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let pg = Store::open_postgres(&url).unwrap();
+    assert_eq!(pg.integrity_problems().unwrap(), Vec::<String>::new());
+    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    raw.batch_execute("ALTER TABLE press DROP COLUMN phase; DROP INDEX seats_by_user")
+        .unwrap();
+    let problems = pg.integrity_problems().unwrap();
+    assert!(
+        problems.iter().any(|p| p.contains("table press differs")),
+        "{problems:?}"
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("index seats_by_user is missing")),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn a_database_of_a_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    drop(Store::open_postgres(&url).unwrap());
+    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    raw.batch_execute("UPDATE gamehost_schema SET version = 99")
+        .unwrap();
+    let err = Store::open_postgres(&url).err().expect("must refuse");
+    assert!(
+        matches!(err, StoreError::SchemaTooNew { found: 99, .. }),
+        "{err:?}"
+    );
+}
