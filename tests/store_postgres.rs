@@ -12,30 +12,11 @@
 mod support;
 
 use host::{DeadlineEvent, Host, ManualClock, Registry, TimeoutPolicy};
-use std::path::Path;
 use std::sync::{Arc, Barrier, mpsc};
 use std::time::Duration;
 use store::{Store, StoreError};
-use support::host_builder::{pg_base_url, pg_database_for, settings};
+use support::host_builder::{fresh_database, settings};
 use support::rps::{Rps, new_rps};
-
-/// The URL of a fresh database for the test at `dir`, or `None` (after a
-/// loud line) when no server is there and none is required.
-fn fresh_database(dir: &Path) -> Option<String> {
-    let required = std::env::var("GAMEHOST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
-    let reachable =
-        pg_base_url().filter(|url| postgres::Client::connect(url, postgres::NoTls).is_ok());
-    if reachable.is_none() {
-        assert!(
-            !required,
-            "GAMEHOST_REQUIRE_POSTGRES=1 but no PostgreSQL is reachable at GAMEHOST_TEST_PG_URL={:?}",
-            pg_base_url()
-        );
-        eprintln!("SKIPPED: no PostgreSQL (set GAMEHOST_TEST_PG_URL)");
-        return None;
-    }
-    Some(pg_database_for(&dir.join("pg")))
-}
 
 /// A host with rock-paper-scissors on its own connection to `url`.
 fn rps_host(url: &str, clock: Arc<ManualClock>, instance: &str) -> Host {

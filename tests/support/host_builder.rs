@@ -76,6 +76,25 @@ pub fn pg_url_with_database(base: &str, name: &str) -> String {
     }
 }
 
+/// The URL of a fresh database for the test at `dir`, or `None` (after a
+/// loud line) when no server is there and none is required
+/// (`GAMEHOST_REQUIRE_POSTGRES=1`, set by CI, makes a missing server fail).
+pub fn fresh_database(dir: &Path) -> Option<String> {
+    let required = std::env::var("GAMEHOST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let reachable =
+        pg_base_url().filter(|url| postgres::Client::connect(url, postgres::NoTls).is_ok());
+    if reachable.is_none() {
+        assert!(
+            !required,
+            "GAMEHOST_REQUIRE_POSTGRES=1 but no PostgreSQL is reachable at GAMEHOST_TEST_PG_URL={:?}",
+            pg_base_url()
+        );
+        eprintln!("SKIPPED: no PostgreSQL (set GAMEHOST_TEST_PG_URL)");
+        return None;
+    }
+    Some(pg_database_for(&dir.join("pg")))
+}
+
 /// Creates (once per process and path) an empty database for the test at
 /// `path` and returns its URL. Databases of test processes that have ended
 /// are dropped first, so runs do not pile them up.
