@@ -14,11 +14,12 @@ use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use store::Store;
-use support::commands::{command, opt, press_reply};
+use support::commands::{opt, press_reply};
 use support::fake_discord::{FakeDiscord, GUILD_ON_SHARD_0, Msg, TOKEN};
 use support::host_builder::fresh_database;
-use support::messages::{channel_msg, channel_where, dm_where};
+use support::messages::{channel_msg, prompt_after};
 use support::process::{Bin, spawn_with};
+use support::setup::{battle_between, thread_of};
 use support::{ALICE, BOB, CAROL, MOD};
 
 /// A channel of the fake's main guild (shard 1 of 2).
@@ -72,39 +73,6 @@ async fn until_turns_logged(url: &str, game: i64, n: u32, within: Duration) {
     }
 }
 
-/// Creates a battle in `ch` between `a` and `b`, starts it, and returns its
-/// id and the thread it plays in.
-async fn battle(fake: &FakeDiscord, ch: u64, a: u64, b: u64) -> (i64, u64) {
-    let reply = command(
-        fake,
-        a,
-        ch,
-        &["game", "new"],
-        json!([opt("kind", 3, json!("battle")), opt("seed", 4, json!(11))]),
-    )
-    .await;
-    assert!(reply.contains("Created battle"), "{reply}");
-    let id = support::commands::game_id(&reply);
-    let lobby = channel_where(fake, ch, "the lobby", |m| m.button("Join").is_some()).await;
-    let joined = press_reply(fake, b, &lobby, "Join").await;
-    assert!(joined.contains("seat 2"), "{joined}");
-    command(fake, a, ch, &["game", "start"], json!([])).await;
-    let thread = fake
-        .wait_for("the game's thread", move |s| {
-            s.threads.iter().find(|t| t.parent_id == ch).map(|t| t.id)
-        })
-        .await;
-    (id, thread)
-}
-
-/// The newest DM prompt to `user` with a button, after message `after`.
-async fn prompt_after(fake: &FakeDiscord, user: u64, after: u64) -> Msg {
-    dm_where(fake, user, "a DM prompt with buttons", move |m| {
-        m.id > after && !m.buttons().is_empty()
-    })
-    .await
-}
-
 /// The move of a prompt's first button as `/move` takes it: its label
 /// without the details in brackets (`Glacier Fang (Frost 75, 80%)`).
 fn first_move(prompt: &Msg) -> String {
@@ -141,8 +109,10 @@ async fn two_processes_on_one_postgres_database_share_every_game() {
 
     // A game in a guild of each shard: each guild's commands reach the
     // process that runs its shard.
-    let (duel, duel_thread) = battle(&fake, CH_SHARD_1, ALICE, BOB).await;
-    let (other, other_thread) = battle(&fake, CH_SHARD_0, CAROL, MOD).await;
+    let duel = battle_between(&fake, CH_SHARD_1, ALICE, BOB, 11).await;
+    let duel_thread = thread_of(&fake, CH_SHARD_1).await;
+    let other = battle_between(&fake, CH_SHARD_0, CAROL, MOD, 11).await;
+    let other_thread = thread_of(&fake, CH_SHARD_0).await;
 
     // Two turns of the duel (its seed has no monster faint before turn 3,
     // so every prompt is a move) with both final moves sent at once: Alice's

@@ -8,8 +8,8 @@ mod support;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use support::commands::{command, opt, press, press_reply};
-use support::fake_discord::{FakeDiscord, Msg, TOKEN, WAIT};
-use support::messages::{channel_msg, count_in_channel, dm_where};
+use support::fake_discord::{FakeDiscord, TOKEN, WAIT};
+use support::messages::{channel_msg, count_in_channel, prompt_after};
 use support::process::{Bin, spawn};
 use support::{ALICE, BOB};
 
@@ -163,14 +163,6 @@ fn unsent(db: &PathBuf) -> i64 {
         |r| r.get(0),
     )
     .unwrap()
-}
-
-/// The newest DM prompt to `user` with a button, after message `after`.
-async fn prompt_after(fake: &FakeDiscord, user: u64, after: u64) -> Msg {
-    dm_where(fake, user, "a DM prompt with buttons", move |m| {
-        m.id > after && !m.buttons().is_empty()
-    })
-    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,11 +5,11 @@
 
 mod support;
 
-use serde_json::json;
-use support::commands::{command, opt, press_reply};
-use support::fake_discord::{FakeDiscord, GUILD_ON_SHARD_0, Msg, TOKEN};
-use support::messages::{channel_msg, dm_where};
+use support::commands::press_reply;
+use support::fake_discord::{FakeDiscord, GUILD_ON_SHARD_0, TOKEN};
+use support::messages::{channel_msg, prompt_after};
 use support::process::spawn_with;
+use support::setup::{battle_between, thread_of};
 use support::{ALICE, BOB, CAROL, MOD};
 
 /// A channel of the fake's main guild (shard 1 of 2).
@@ -29,40 +29,6 @@ async fn fake_with_users(shards: u32) -> FakeDiscord {
     }
     fake.put_channel_in_guild(CH_SHARD_0, GUILD_ON_SHARD_0);
     fake
-}
-
-/// The newest DM prompt to `user` with a button, after message `after`.
-async fn prompt_after(fake: &FakeDiscord, user: u64, after: u64) -> Msg {
-    dm_where(fake, user, "a DM prompt with buttons", move |m| {
-        m.id > after && !m.buttons().is_empty()
-    })
-    .await
-}
-
-/// Creates a two-player battle in `ch` between `a` and `b` and starts it.
-async fn battle(fake: &FakeDiscord, ch: u64, a: u64, b: u64) {
-    let reply = command(
-        fake,
-        a,
-        ch,
-        &["game", "new"],
-        json!([opt("kind", 3, json!("battle")), opt("seed", 4, json!(5))]),
-    )
-    .await;
-    assert!(reply.contains("Created battle"), "{reply}");
-    let lobby = channel_where_button(fake, ch, "Join").await;
-    let joined = press_reply(fake, b, &lobby, "Join").await;
-    assert!(joined.contains("seat 2"), "{joined}");
-    let started = command(fake, a, ch, &["game", "start"], json!([])).await;
-    assert!(!started.is_empty());
-}
-
-/// The newest message of channel `ch` with a button labelled `label`.
-async fn channel_where_button(fake: &FakeDiscord, ch: u64, label: &'static str) -> Msg {
-    support::messages::channel_where(fake, ch, "a message with a Join button", move |m| {
-        m.button(label).is_some()
-    })
-    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -92,8 +58,8 @@ async fn one_process_runs_every_shard_and_dms_on_shard_0_move_games_of_both_guil
 
     // A battle in each guild: the slash commands and the lobby's button
     // arrive on each guild's own shard.
-    battle(&fake, CH_SHARD_1, ALICE, BOB).await;
-    battle(&fake, CH_SHARD_0, CAROL, MOD).await;
+    battle_between(&fake, CH_SHARD_1, ALICE, BOB, 5).await;
+    battle_between(&fake, CH_SHARD_0, CAROL, MOD, 5).await;
 
     // Every move is a button in a DM, so it arrives on shard 0, whichever
     // guild the game is in; both games resolve their first turn.
@@ -105,13 +71,7 @@ async fn one_process_runs_every_shard_and_dms_on_shard_0_move_games_of_both_guil
             assert!(receipt.contains("Recorded"), "{receipt}");
         }
         // The game plays in a thread opened from its lobby message.
-        let thread = fake
-            .state()
-            .threads
-            .iter()
-            .find(|t| t.parent_id == ch)
-            .map(|t| t.id)
-            .expect("a thread for the game");
+        let thread = thread_of(&fake, ch).await;
         channel_msg(&fake, thread, "Turn 2 of").await;
     }
     let rejected = fake.state().rejected.clone();

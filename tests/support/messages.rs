@@ -69,6 +69,14 @@ pub async fn dm_where(
     newest(fake, what, |s| s.dms(user), pred).await
 }
 
+/// The newest DM prompt to `user` with a button, after message `after`.
+pub async fn prompt_after(fake: &FakeDiscord, user: u64, after: u64) -> Msg {
+    dm_where(fake, user, "a DM prompt with buttons", move |m| {
+        m.id > after && !m.buttons().is_empty()
+    })
+    .await
+}
+
 /// Waits for the newest DM to `user` whose text contains `needle`.
 pub async fn dm_with(fake: &FakeDiscord, user: u64, needle: &str) -> Msg {
     let n = needle.to_string();

@@ -2,7 +2,8 @@
 //! the game in a channel, seats Bob or AIs, and starts it.
 
 use super::commands::{command, game_id, opt, press};
-use super::messages::channel_msg;
+use super::fake_discord::FakeDiscord;
+use super::messages::{channel_msg, channel_where};
 use super::{ALICE, BOB, Harness};
 use serde_json::{Value, json};
 
@@ -61,4 +62,34 @@ pub async fn diplomacy_against_holding_ais(h: &Harness, ch: u64, extra: Vec<Valu
         add_ai(h, ch, Some("hold")).await;
     }
     start(h, ch).await;
+}
+
+/// Creates a two-player battle (seed `seed`) in `ch` by `/game new` as `a`,
+/// seats `b` with the lobby's Join button and starts it as `a`; returns the
+/// game id. Works on any fake (one shard or several, any guild).
+pub async fn battle_between(fake: &FakeDiscord, ch: u64, a: u64, b: u64, seed: i64) -> i64 {
+    let reply = command(
+        fake,
+        a,
+        ch,
+        &["game", "new"],
+        json!([opt("kind", 3, json!("battle")), opt("seed", 4, json!(seed))]),
+    )
+    .await;
+    assert!(reply.contains("Created battle"), "{reply}");
+    let id = game_id(&reply);
+    let lobby = channel_where(fake, ch, "the lobby", |m| m.button("Join").is_some()).await;
+    let t = press(fake, b, &lobby, "Join");
+    let joined = fake.reply_text(&t).await;
+    assert!(joined.contains("seat 2"), "{joined}");
+    command(fake, a, ch, &["game", "start"], json!([])).await;
+    id
+}
+
+/// The thread a game started in `ch` plays in (waits for it to open).
+pub async fn thread_of(fake: &FakeDiscord, ch: u64) -> u64 {
+    fake.wait_for("the game's thread", move |s| {
+        s.threads.iter().find(|t| t.parent_id == ch).map(|t| t.id)
+    })
+    .await
 }
