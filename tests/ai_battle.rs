@@ -214,3 +214,26 @@ fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_posit
         }
     }
 }
+
+#[test]
+fn a_finished_battle_says_who_won_and_the_score() {
+    // Random play to the end; the status counts the monsters still standing.
+    let mut wins = 0;
+    for seed in 1..=5u64 {
+        let b = random_position(seed, 3, 500);
+        let Some(engine::Res::Win(x)) = b.pos().result else {
+            continue;
+        };
+        let x = usize::from(x);
+        let status = b.view(None).status;
+        let (won, lost) = (b.pos().alive(b.ctx(), x), b.pos().alive(b.ctx(), 1 - x));
+        assert!(won >= 1 && lost == 0, "seed {seed}: {status}");
+        assert!(
+            status.starts_with(&format!("Player {} won, {won} monster", x + 1))
+                && status.contains(&format!("standing to {lost}, after {} turns", b.pos().turn)),
+            "seed {seed}: {status}"
+        );
+        wins += 1;
+    }
+    assert!(wins >= 3, "only {wins} of 5 random battles were won");
+}

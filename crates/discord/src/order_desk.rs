@@ -66,13 +66,13 @@ impl Desk {
         }
         if view.status != GameStatus::Running {
             return Err(host::HostError::user(format!(
-                "Game #{g} is {}; no orders are taken.",
+                "diplomacy #{g} is {}; no orders are taken.",
                 view.status.as_str()
             )));
         }
         let state = h.state_at(g, view.turn)?;
         let game: Diplomacy = serde_json::from_str(&state.state_json()).map_err(|e| {
-            host::HostError::user(format!("Game #{g} cannot be read for the desk: {e}"))
+            host::HostError::user(format!("diplomacy #{g} cannot be read for the desk: {e}"))
         })?;
         // A variant seats fewer powers: the seat's power comes from the game.
         let power = view

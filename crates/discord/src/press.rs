@@ -22,12 +22,12 @@ pub fn receipt_text(s: &PressSent) -> String {
     };
     if s.delivered.is_empty() {
         lines.push(format!(
-            "Game #{}: your message reached no player.",
+            "diplomacy #{}: your message reached no player.",
             s.game_id
         ));
     } else {
         lines.push(format!(
-            "Game #{}: sent by DM to {}{how}.",
+            "diplomacy #{}: sent by DM to {}{how}.",
             s.game_id,
             s.delivered.join(", ")
         ));
@@ -54,16 +54,16 @@ pub fn how_to(game: GameId, rule: PressRule) -> String {
     let example = format!("`/press to:France text:Shall we split Belgium? game:{game}`");
     match rule {
         PressRule::Gunboat => format!(
-            "Game #{game} is a gunboat game: no press. The bot relays no messages, so every \
+            "diplomacy #{game} is a gunboat game: no press. The bot relays no messages, so every \
              power plays on its orders alone."
         ),
         PressRule::PublicOnly => format!(
-            "Game #{game} allows public press only: `/press to:all text:…` goes to every \
+            "diplomacy #{game} allows public press only: `/press to:all text:…` goes to every \
              power's player by DM, signed with your power and name. Messages to single powers \
              are refused."
         ),
         PressRule::Anonymous => format!(
-            "Game #{game} has anonymous press: {example} (or `to:all`, or several powers: \
+            "diplomacy #{game} has anonymous press: {example} (or `to:all`, or several powers: \
              `to:France,Italy`). Recipients read \"From <your power>\", never your name. At most \
              {} characters, {} messages a minute and {} an hour. Everything is revealed when \
              the game ends.",
@@ -72,7 +72,7 @@ pub fn how_to(game: GameId, rule: PressRule) -> String {
             host::PRESS_PER_HOUR
         ),
         PressRule::Full => format!(
-            "Game #{game} has full press: {example} (or `to:all`, or several powers: \
+            "diplomacy #{game} has full press: {example} (or `to:all`, or several powers: \
              `to:France,Italy`). Recipients read your power and name. At most {} characters, \
              {} messages a minute and {} an hour. Everything is revealed when the game ends.",
             host::PRESS_MAX_CHARS,
@@ -107,7 +107,7 @@ fn entry_text(e: &PressEntry) -> String {
 /// game had no press.
 pub fn log_pages(game: GameId, entries: &[PressEntry]) -> Vec<String> {
     if entries.is_empty() {
-        return vec![format!("Game #{game} had no press.")];
+        return vec![format!("diplomacy #{game} had no press.")];
     }
     let mut pages: Vec<String> = Vec::new();
     let mut page = String::new();
@@ -291,7 +291,7 @@ mod tests {
                 .iter()
                 .all(|p| p.chars().count() <= LOG_PAGE_CHARS + 200)
         );
-        assert_eq!(log_pages(3, &[]), ["Game #3 had no press."]);
+        assert_eq!(log_pages(3, &[]), ["diplomacy #3 had no press."]);
     }
 
     #[test]

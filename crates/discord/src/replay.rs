@@ -80,8 +80,8 @@ pub async fn replay(
         })?;
     if !render::replay::has_replay(&g.kind) {
         return Err(BotError::user(format!(
-            "Game #{} is a {} game; only Diplomacy games have a replay.",
-            g.id, g.kind
+            "{} #{} has no replay: only Diplomacy games have one (its map, phase by phase).",
+            g.kind, g.id
         )));
     }
     let gid = g.id;

@@ -273,8 +273,8 @@ impl Host {
     fn engine_of(&self, row: &GameRow) -> Result<Box<dyn AnyGame>, HostError> {
         let state = row.state.as_deref().ok_or_else(|| {
             HostError::user(format!(
-                "Game #{} has not started yet; its creator starts it with `start`.",
-                row.id
+                "{} has not started yet; its creator starts it with `start`.",
+                game_label(row)
             ))
         })?;
         self.registry

@@ -116,7 +116,8 @@ impl Host {
         let (row, log) = self.game_and_log(game_id)?;
         if row.state.is_none() {
             return Err(HostError::user(format!(
-                "Game #{game_id} has not started yet; it has no history."
+                "{} has not started yet; it has no history.",
+                crate::game_label(&row)
             )));
         }
         let initial_state = self.initial_engine(&row)?.state_json();

@@ -46,7 +46,7 @@ pub fn replay_positions(host: &Host, game_id: GameId) -> Result<Vec<MapPosition>
     let log = host.game_log(game_id).map_err(state)?;
     if log.row.kind != Diplomacy::KIND {
         return Err(RenderError::State(format!(
-            "game #{game_id} is a {} game; only Diplomacy games have a replay",
+            "{} #{game_id} has no replay: only Diplomacy games have one",
             log.row.kind
         )));
     }

@@ -492,7 +492,17 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
         }
     }
     let status = match pos.step() {
-        Step::Over(Res::Win(x)) => format!("Player {} won.", x + 1),
+        // The score a player reads at the end: monsters still standing.
+        Step::Over(Res::Win(x)) => {
+            let x = usize::from(x);
+            let (won, lost) = (pos.alive(ctx, x), pos.alive(ctx, 1 - x));
+            format!(
+                "Player {} won, {won} monster{} standing to {lost}, after {} turns.",
+                x + 1,
+                if won == 1 { "" } else { "s" },
+                pos.turn
+            )
+        }
         Step::Over(Res::Draw) => {
             if pos.turn >= ctx.turn_limit {
                 format!("Draw: the turn limit ({}) was reached.", ctx.turn_limit)
