@@ -290,6 +290,14 @@ async fn a_person_moving_edits_the_turns_status_and_battle_reports_name_players(
         !m.buttons().is_empty() || !m.selects().is_empty()
     })
     .await;
+    // Bob's own board names the players too.
+    assert!(
+        prompt.text().contains("Alice:")
+            && prompt.text().contains("Bob:")
+            && !prompt.text().contains("Player 1"),
+        "{}",
+        prompt.text()
+    );
     let t = match prompt.buttons().into_iter().next() {
         Some((_, b)) => h.fake.click(BOB, prompt.id, &b),
         None => {

@@ -533,6 +533,10 @@ impl Host {
         user: &str,
     ) -> Result<(), HostError> {
         let view = engine.view(Some(seat));
+        // The board in a DM names the players as the channel does.
+        let seats = tx.seats(row.id)?;
+        let named = |t: &str| name_seats(t, &seats, |s| engine.seat_name(s));
+        let status = named(&view.status);
         self.announce(
             tx,
             row,
@@ -546,15 +550,11 @@ impl Host {
                 text: match engine.seat_name(seat) {
                     // "as Player 1" tells a player nothing they know.
                     label if super::announce::is_generic_label(&label) => {
-                        format!("Your move in {}. {}", game_label(row), view.status)
+                        format!("Your move in {}. {status}", game_label(row))
                     }
-                    label => format!(
-                        "Your move in {} as {label}. {}",
-                        game_label(row),
-                        view.status
-                    ),
+                    label => format!("Your move in {} as {label}. {status}", game_label(row)),
                 },
-                board: Some(view.board),
+                board: Some(named(&view.board)),
                 choices: view.choices,
                 deadline: None,
             },
