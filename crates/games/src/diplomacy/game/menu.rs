@@ -502,7 +502,7 @@ mod tests {
                         m.loc(from).abbr,
                         m.loc(d).abbr
                     );
-                    g.check_line(supported.power, &mv).is_ok()
+                    g.line_verdict(supported.power, &mv).is_some()
                 });
                 if !may {
                     return None;
@@ -536,10 +536,10 @@ mod tests {
                 // Every offered order passes the typed check, unchanged.
                 for o in &offered {
                     let line = o.canonical(m);
-                    let typed = g.check_line(p, &line);
+                    let typed = g.line_verdict(p, &line);
                     assert_eq!(
                         typed.as_ref().map(|t| t.canonical(m)),
-                        Ok(line.clone()),
+                        Some(line.clone()),
                         "{}: offered but not accepted typed",
                         g.phase_name()
                     );
@@ -549,7 +549,7 @@ mod tests {
                 let me = format!("{} {}", u.kind.letter(), m.loc(u.loc).abbr);
                 let mut accepted = BTreeSet::new();
                 for line in typed_unit_lines(g, &me, u.kind) {
-                    let Ok(o) = g.check_line(p, &line) else {
+                    let Some(o) = g.line_verdict(p, &line) else {
                         continue;
                     };
                     if let Some(o) = as_offered(g, p, o) {
@@ -574,7 +574,7 @@ mod tests {
                         let line = format!("Build {k} {}", m.loc(l as u8).abbr);
                         // An army is built in the province, whatever coast
                         // is typed (`Build A Stp/nc` builds `A Stp`).
-                        if let Ok(o) = g.check_line(p, &line) {
+                        if let Some(o) = g.line_verdict(p, &line) {
                             let o = match o {
                                 Order::Build {
                                     unit: UnitKind::Army,
@@ -589,12 +589,12 @@ mod tests {
                         }
                     }
                 }
-                if g.check_line(p, "Waive").is_ok() {
+                if g.line_verdict(p, "Waive").is_some() {
                     accepted.insert("Waive".to_string());
                 }
                 assert_eq!(offered, accepted, "{}: builds of {p}", g.phase_name());
                 for o in &offered {
-                    assert!(g.check_line(p, o).is_ok(), "{o}");
+                    assert!(g.line_verdict(p, o).is_some(), "{o}");
                 }
             }
         }

@@ -17,6 +17,14 @@ impl Diplomacy {
         self.check_parsed(power, o, line)
     }
 
+    /// [`Diplomacy::check_line`] without the refusal's hint (the same
+    /// verdict, cheaper): for checks that only need the answer.
+    #[cfg(test)]
+    pub(super) fn line_verdict(&self, power: Power, line: &str) -> Option<Order> {
+        let o = parse_order(map(), line).ok()?;
+        self.check_parsed_hinted(power, o, line, false).ok()
+    }
+
     /// Checks one order (as the menus build it, not typed) for `power` in
     /// the current phase: exactly the legality [`Diplomacy::check_line`]
     /// applies once a line is parsed.
@@ -236,6 +244,14 @@ impl Diplomacy {
             (OrderChoice::Convoy, None),
         ];
         for unit in self.units.iter().filter(|u| u.power == power) {
+            // Enough once a move and a support of one's own moving unit are
+            // found: each unit's orders cost a check of every candidate.
+            if best[..2]
+                .iter()
+                .all(|(_, slot)| slot.as_ref().is_some_and(|(r, _)| *r == 0))
+            {
+                break;
+            }
             for o in self.legal_unit_orders(power, unit.loc) {
                 let choice = OrderChoice::of(&o);
                 if let Some((_, slot)) = best.iter_mut().find(|(c, _)| *c == choice) {
