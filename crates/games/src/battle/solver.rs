@@ -270,19 +270,7 @@ impl Solution {
     /// The payoff matrix of a state against next-level values, and its solution.
     fn matrix_value(&self, st: &State, next: &[f64]) -> (f64, Vec<f64>, Vec<f64>) {
         let (k0, k1) = (n_choices(&st.acts[0]), n_choices(&st.acts[1]));
-        let mut m = vec![0.0; k0 * k1];
-        for (j, row) in st.outs.iter().enumerate() {
-            m[j] = row
-                .iter()
-                .map(|&(p, s)| {
-                    p * match s {
-                        Succ::End(v) => v,
-                        Succ::State(i) => next[i as usize],
-                    }
-                })
-                .sum();
-        }
-        solve_matrix(&m, k0, k1)
+        solve_matrix(&payoff_matrix(st, next), k0, k1)
     }
 
     fn level_for(&self, pos: &Pos) -> usize {
@@ -352,20 +340,7 @@ impl Solution {
             Step::Replace => &self.levels[k],
             _ => &self.levels[k - 1],
         };
-        let (k0, k1) = (n_choices(&st.acts[0]), n_choices(&st.acts[1]));
-        let mut m = vec![0.0; k0 * k1];
-        for (j, row) in st.outs.iter().enumerate() {
-            m[j] = row
-                .iter()
-                .map(|&(p, s)| {
-                    p * match s {
-                        Succ::End(v) => v,
-                        Succ::State(i) => next[i as usize],
-                    }
-                })
-                .sum();
-        }
-        Some((m, st.acts))
+        Some((payoff_matrix(st, next), st.acts))
     }
 
     /// An action of `seat` drawn from its equilibrium strategy.
@@ -514,4 +489,28 @@ fn normalise(v: &mut [f64]) {
             *p = 1.0 / n;
         }
     }
+}
+
+/// A state's payoff matrix (row-major, seat 0's choices by seat 1's): each
+/// joint choice's outcomes weighted by their chances, ends by their value,
+/// successors by `next`, their values one level down.
+fn payoff_matrix(st: &State, next: &[f64]) -> Vec<f64> {
+    let cells = n_choices(&st.acts[0]) * n_choices(&st.acts[1]);
+    let mut m: Vec<f64> = st
+        .outs
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&(p, s)| {
+                    p * match s {
+                        Succ::End(v) => v,
+                        Succ::State(i) => next[i as usize],
+                    }
+                })
+                .sum()
+        })
+        .collect();
+    // A joint choice without outcomes scores 0, as before.
+    m.resize(cells, 0.0);
+    m
 }
