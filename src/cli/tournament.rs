@@ -161,11 +161,8 @@ pub fn run_report<G: Game>(
     let names = &args.ai;
     anyhow::ensure!(names.len() >= 2, "--ai needs at least two AI levels");
     for l in names {
-        let base = l.split(':').next().unwrap_or("");
         anyhow::ensure!(
-            G::ai_levels()
-                .iter()
-                .any(|k| k.split(':').next() == Some(base)),
+            G::accepts_ai_level(l),
             "unknown AI level `{l}` for {}; the levels are {}",
             args.game,
             G::ai_levels().join(", ")
@@ -237,21 +234,26 @@ pub fn run_report<G: Game>(
     })
 }
 
+/// The round robin on battles with the built-in roster and default options.
+fn run_battles(args: &ReportArgs) -> anyhow::Result<Report> {
+    run_report(
+        args,
+        |seed| {
+            games::battle::Battle::with_roster(
+                games::battle::rules::data::Roster::builtin(),
+                &games::battle::BattleOptions::default(),
+                seed,
+            )
+            .map_err(|e| e.0)
+        },
+        u64::MAX,
+    )
+}
+
 /// Runs `gamehost tournament` and prints its table.
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let report = match args.game.as_str() {
-        "battle" => run_report(
-            &args,
-            |seed| {
-                games::battle::Battle::with_roster(
-                    games::battle::rules::data::Roster::builtin(),
-                    &games::battle::BattleOptions::default(),
-                    seed,
-                )
-                .map_err(|e| e.0)
-            },
-            u64::MAX,
-        )?,
+        "battle" => run_battles(&args)?,
         "puzzle" => run_report(
             &args,
             |seed| {
@@ -312,21 +314,7 @@ mod tests {
             threads: 1,
         })
         .unwrap();
-        let run = |args: &ReportArgs| {
-            run_report(
-                args,
-                |seed| {
-                    games::battle::Battle::with_roster(
-                        games::battle::rules::data::Roster::builtin(),
-                        &games::battle::BattleOptions::default(),
-                        seed,
-                    )
-                    .map_err(|e| e.0)
-                },
-                u64::MAX,
-            )
-            .unwrap()
-        };
+        let run = |args: &ReportArgs| run_battles(args).unwrap();
         let (one, two) = (run(&a), run(&args));
         assert_eq!(one.lines[0].result, battle.pairs[0]);
         assert_eq!(two.lines[0].result, battle.pairs[0]);
@@ -343,5 +331,35 @@ mod tests {
             )),
             "{table}"
         );
+    }
+
+    /// Levels kept out of the offered list (`duct`, `hedge`) and levels
+    /// with a count (`search:N`) play; misspelt or malformed ones are
+    /// refused with the offered list, before any game is played.
+    #[test]
+    fn every_level_the_engine_parses_plays_and_others_are_refused() {
+        let args = |ai: &[&str]| ReportArgs {
+            game: "battle".into(),
+            ai: ai.iter().map(|s| s.to_string()).collect(),
+            games: 2,
+            seed: 3,
+            budget_ms: None,
+            threads: 1,
+        };
+        let report = run_battles(&args(&["duct:40", "search:40", "hedge:40"])).unwrap();
+        assert_eq!(report.lines.len(), 3);
+        for line in &report.lines {
+            let r = &line.result;
+            assert_eq!(r.a_wins + r.b_wins + r.draws, 2);
+        }
+        for bad in ["genius", "search:0", "hedge:many", "greedy:3"] {
+            let err = run_battles(&args(&["random", bad]))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains(&format!("unknown AI level `{bad}`")) && err.contains("mc:1000"),
+                "{err}"
+            );
+        }
     }
 }

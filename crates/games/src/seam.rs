@@ -269,6 +269,16 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
 
     /// The AI levels this engine offers; the first is the default.
     fn ai_levels() -> &'static [&'static str];
+    /// Whether `level` names an AI this engine can play, offered or not
+    /// (the tournament tools also compare levels kept out of
+    /// [`Game::ai_levels`], and levels with a parameter such as `mc:500`).
+    /// By default: its name before any `:` is an offered level's.
+    fn accepts_ai_level(level: &str) -> bool {
+        let base = level.split(':').next().unwrap_or("").trim();
+        Self::ai_levels()
+            .iter()
+            .any(|k| k.split(':').next() == Some(base))
+    }
     /// An AI's action for `seat` at `level`, within `budget`, drawing any
     /// randomness from `seed`. Returns a legal action.
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action;

@@ -394,6 +394,10 @@ impl Game for Battle {
         ai::LEVELS
     }
 
+    fn accepts_ai_level(level: &str) -> bool {
+        ai::Level::parse(level).is_some()
+    }
+
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action {
         let seat = seat.min(1);
         if let Some(d) = &self.draft {
