@@ -33,6 +33,9 @@ pub enum BattleCommand {
     /// takes: its expected loss against the solver's equilibrium and what a
     /// one-move exploiter that knows its action distribution gains.
     Exploit(ExploitArgs),
+    /// Fit the search's leaf evaluation to exactly solved small battles
+    /// and print the fitted weights next to the hand-set ones.
+    FitEval(FitEvalArgs),
     /// Load a roster file and report its problems (or a summary).
     CheckRoster {
         /// The TOML rule file.
@@ -186,6 +189,98 @@ pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
     })
 }
 
+/// Options of `gamehost battle fit-eval`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct FitEvalArgs {
+    /// Seeded battles to solve (those over the state cap are skipped).
+    #[arg(long, default_value_t = 300)]
+    pub roots: u64,
+    /// Positions drawn from each solve.
+    #[arg(long, default_value_t = 200)]
+    pub per_root: usize,
+    /// Seed of the battles and of the drawing.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most positions one solve may enumerate.
+    #[arg(long, default_value_t = games::battle::solver::EXACT_MAX_STATES)]
+    pub max_states: usize,
+    /// Worker threads (the result does not depend on them).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+}
+
+/// What `gamehost battle fit-eval` found.
+#[derive(Debug, Clone)]
+pub struct FitEvalSummary {
+    /// Battles solved.
+    pub roots: usize,
+    /// Positions fitted on (and, in the second half of the roots, tested on).
+    pub samples: usize,
+    /// The fitted weights (on the first half of the roots).
+    pub fitted: games::battle::ai::eval::Weights,
+    /// Mean squared error on the held-out half: hand-set, then fitted.
+    pub held_out_error: (f64, f64),
+}
+
+/// Runs `gamehost battle fit-eval`: solves `roots` seeded 2-a-side
+/// battles, fits on the first half of them and reports the error of both
+/// weightings on the second half, so the comparison is out of sample.
+pub fn fit_eval(a: &FitEvalArgs) -> anyhow::Result<FitEvalSummary> {
+    use games::battle::ai::{eval::Weights, fit};
+    if !(2..=100_000).contains(&a.roots) {
+        bail!("--roots is 2 to 100000, got {}", a.roots);
+    }
+    if !(1..=100_000).contains(&a.per_root) {
+        bail!("--per-root is 1 to 100000, got {}", a.per_root);
+    }
+    let roster = Roster::builtin().clone();
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let solved: Mutex<Vec<(u64, Vec<fit::Sample>)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..a.threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= a.roots {
+                        break;
+                    }
+                    if let Some(samples) =
+                        fit::solved_samples(&roster, 2, a.seed, k, a.per_root, a.max_states)
+                    {
+                        solved
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((k, samples));
+                    }
+                }
+            });
+        }
+    });
+    let mut solved = solved.into_inner().unwrap_or_else(|p| p.into_inner());
+    solved.sort_by_key(|r| r.0);
+    if solved.len() < 2 {
+        bail!(
+            "only {} of {} battles could be solved under {} states: raise --roots or --max-states",
+            solved.len(),
+            a.roots,
+            a.max_states
+        );
+    }
+    let half = solved.len() / 2;
+    let train: Vec<fit::Sample> = solved[..half].iter().flat_map(|r| r.1.clone()).collect();
+    let test: Vec<fit::Sample> = solved[half..].iter().flat_map(|r| r.1.clone()).collect();
+    let fitted = fit::fit(&train);
+    Ok(FitEvalSummary {
+        roots: solved.len(),
+        samples: train.len() + test.len(),
+        fitted,
+        held_out_error: (
+            fit::mean_squared_error(&test, &Weights::HAND),
+            fit::mean_squared_error(&test, &fitted),
+        ),
+    })
+}
+
 /// Runs a battle subcommand.
 pub fn run(args: BattleArgs) -> anyhow::Result<()> {
     match args.command {
@@ -212,6 +307,22 @@ pub fn run(args: BattleArgs) -> anyhow::Result<()> {
                 r.loss.1,
                 r.gain.0,
                 r.gain.1
+            );
+            Ok(())
+        }
+        BattleCommand::FitEval(a) => {
+            let r = fit_eval(&a)?;
+            let w = r.fitted;
+            println!(
+                "{} battles solved, {} positions (seed {}): fitted tanh({:.3} race + {:.3} material + {:.3} alive); held-out mean squared error {:.4} hand-set, {:.4} fitted",
+                r.roots,
+                r.samples,
+                a.seed,
+                w.race,
+                w.material,
+                w.alive,
+                r.held_out_error.0,
+                r.held_out_error.1
             );
             Ok(())
         }

@@ -222,6 +222,12 @@ impl Solution {
         sol.iterate(horizon, stop).then_some(sol)
     }
 
+    /// Every position the solve reached (with turn 0: [`Solution::value`]
+    /// of one gives its value with the root's turns left).
+    pub fn positions(&self) -> impl Iterator<Item = &Pos> {
+        self.states.iter().map(|s| &s.pos)
+    }
+
     /// The number of states.
     pub fn len(&self) -> usize {
         self.states.len()

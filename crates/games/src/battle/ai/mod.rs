@@ -1,9 +1,12 @@
 //! The battle AIs behind one entry point, [`choose`]: `random`, `greedy`,
 //! `mc:N` (the source material's pure Monte Carlo baseline), `default`
-//! and `duct` (simultaneous-move tree search with a position evaluation,
-//! its most visited action; exact and cached in one-a-side endgames),
-//! `hedge` (the same search for its whole time budget, mixing where its
-//! pure choice is exposed, exact and cached in small positions), `mix`
+//! (issue 21; also `hedge`: positions with at most 3 monsters standing
+//! solved exactly and cached, otherwise simultaneous-move tree search for
+//! the whole time budget with the evaluation fitted to solved positions,
+//! playing its most visited action unless a best response could exploit
+//! it, then mixing from the root's equilibrium), `duct` (the default until
+//! issue 21: the same search for 20,000 iterations with the hand-set
+//! evaluation, its most visited action, exact only one a side), `mix`
 //! (the search with its root solved as a matrix game, always sampling its
 //! action from the equilibrium) and `exact` (the value-iteration solver,
 //! for small positions; larger ones fall back to the search). The
@@ -12,8 +15,9 @@
 //! Every AI draws its randomness from a generator seeded with the `seed`
 //! the host passes, so with an iteration budget it is deterministic.
 
-pub(crate) mod eval;
+pub mod eval;
 pub mod exploit;
+pub mod fit;
 pub mod greedy;
 pub mod mc;
 mod random;
@@ -27,9 +31,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The levels offered to players; the first is the default. `duct` (the
-/// default's search, kept by name for comparisons) and `hedge` (issue 21's
-/// candidate) are not offered: they parse for the battle tools
-/// (`gamehost battle tournament`, `gamehost battle exploit`), and a level
+/// default before issue 21, kept by name for comparisons) and `hedge` (a
+/// second name of the default) are not offered: they parse for the battle
+/// tools (`gamehost tournament`, `gamehost battle exploit`), and a level
 /// offered to players must first be rated on the AI ladder.
 pub const LEVELS: &[&str] = &[
     "default", "greedy", "random", "mc:100", "mc:1000", "exact", "mix",
@@ -41,20 +45,20 @@ pub const MC_DEFAULT_PLAYOUTS: u64 = 1000;
 /// A parsed AI level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Level {
-    /// Tree search (`default`, or `search:N` for N iterations).
+    /// The default ([`search::choose_hedge`] with [`eval::FITTED`]): small
+    /// positions solved exactly (cached), otherwise the search for the
+    /// whole budget, mixing where its pure choice is exposed.
     #[default]
     Default,
-    /// Tree search with this many iterations (`search:N`).
+    /// The default with this many iterations (`search:N`).
     Search(u64),
     /// The search's most visited action, at most 20,000 iterations, the
-    /// solver only with one monster a side (`duct`, or `duct:N` for N
-    /// iterations): what `default` plays today, addressable by name so
-    /// comparisons survive a change of the default.
+    /// hand-set evaluation, the solver only with one monster a side
+    /// (`duct`, or `duct:N` for N iterations): the default before issue
+    /// 21, addressable by name so comparisons survive the change.
     Duct(Option<u64>),
-    /// Issue 21's candidate (`hedge`, or `hedge:N` for N iterations):
-    /// small positions solved exactly (cached), the search for the whole
-    /// budget, mixing where its pure choice is exposed. Not the default:
-    /// it was not measurably stronger (see [`search::choose_hedge`]).
+    /// The default by its issue-21 name (`hedge`, or `hedge:N` for N
+    /// iterations, the same as `search:N`).
     Hedge(Option<u64>),
     /// The same search with its root solved as a matrix game and the
     /// action sampled from the equilibrium (`mix`, or `mix:N` for N iterations).
@@ -121,15 +125,26 @@ pub fn choose(
         Level::Random => random::choose(ctx, pos, seat, &mut rng),
         Level::Greedy => greedy::choose(ctx, pos, seat),
         Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
-        Level::Default => search::choose(ctx, pos, seat, &budget, None, &mut rng),
-        Level::Search(n) => search::choose(ctx, pos, seat, &budget, Some(n), &mut rng),
+        Level::Default | Level::Hedge(None) => {
+            search::choose_hedge(ctx, pos, seat, &budget, None, &eval::FITTED, &mut rng)
+        }
+        Level::Search(n) | Level::Hedge(Some(n)) => {
+            search::choose_hedge(ctx, pos, seat, &budget, Some(n), &eval::FITTED, &mut rng)
+        }
         Level::Duct(n) => search::choose(ctx, pos, seat, &budget, n, &mut rng),
-        Level::Hedge(n) => search::choose_hedge(ctx, pos, seat, &budget, n, &mut rng),
         Level::Mix(n) => search::choose_mixed(ctx, pos, seat, &budget, n, &mut rng),
         Level::Exact => {
             match super::solver::cached_solve(ctx, pos, super::solver::EXACT_MAX_STATES, &budget) {
                 Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
-                None => search::most_visited(ctx, pos, seat, &budget, None, &mut rng),
+                None => search::search_and_choose(
+                    ctx,
+                    pos,
+                    seat,
+                    &budget,
+                    None,
+                    &eval::FITTED,
+                    &mut rng,
+                ),
             }
         }
     }

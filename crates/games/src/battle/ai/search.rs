@@ -1,17 +1,19 @@
-//! The `default` AI: simultaneous-move Monte Carlo tree search with
+//! The search behind `default` (see [`choose_hedge`]) and `duct` (see
+//! [`choose`]): simultaneous-move Monte Carlo tree search with
 //! decoupled UCT (each seat runs its own UCB1 over its own actions at every
 //! node, which is how a simultaneous turn is searched without letting
 //! either side see the other's choice), chance sampled from the AI's
 //! generator, and new leaves scored by the static [`eval`](super::eval)
-//! instead of random playouts to the end.
+//! instead of random playouts to the end (`default` with the weights
+//! fitted to solved positions, [`eval::FITTED`]; `duct` with the hand-set
+//! ones).
 //!
 //! Positions are shared through a transposition table (the turn number is
-//! part of the position, so the graph has no cycles). The default plays
-//! the most visited root action. The search also keeps the value of every
-//! joint action at the root; the `mix` level solves that root as a matrix
-//! game with the simplex method and samples its action from the
-//! equilibrium strategy, so it mixes where a pure choice could be
-//! exploited.
+//! part of the position, so the graph has no cycles). `duct` plays the
+//! most visited root action. The search also keeps the value of every
+//! joint action at the root: `default` plays the most visited action
+//! unless a best response in that root matrix game could exploit it, and
+//! then samples the game's equilibrium; the `mix` level always samples it.
 //!
 //! Measured alternatives that lost to this design against `mc:1000`
 //! (100-game runs at 5,000 iterations): greedy rollouts to the end instead
@@ -19,15 +21,16 @@
 //! depth-2 exact matrix-game search with the same evaluation, and sampling
 //! the root action from the visit counts.
 //!
-//! Small endgames (one monster left on each side) are handed to the exact
-//! solver when its state space is small enough.
+//! Small positions go to the exact solver when it finishes within the
+//! budget: one monster a side for `duct`, three monsters standing in all
+//! for `default`.
 
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
 use super::super::engine::{self, Act, Acts, Ctx, Pos};
 use super::super::solver::{self, Solution};
-use super::eval;
+use super::eval::{self, Weights};
 use crate::seam::AiBudget;
 use rand::Rng;
 use std::collections::HashMap;
@@ -120,6 +123,8 @@ struct Node {
 
 struct Tree<'a> {
     ctx: &'a Ctx,
+    /// How new leaves are valued.
+    weights: Weights,
     nodes: Vec<Node>,
     table: FxMap<Pos, u32>,
     /// Visits and value sums (for seat 0) of each joint root action,
@@ -157,7 +162,7 @@ impl Tree<'_> {
             self.iterate(child, &p, rng)
         } else {
             self.add(&p);
-            eval::evaluate(self.ctx, &p)
+            self.weights.value(&eval::features(self.ctx, &p))
         };
         if node == ROOT {
             let cell = &mut self.joint[i0 * 10 + i1];
@@ -192,10 +197,12 @@ fn search<'a, R: Rng>(
     pos: &Pos,
     budget: &AiBudget,
     iterations: u64,
+    weights: &Weights,
     rng: &mut R,
 ) -> Tree<'a> {
     let mut tree = Tree {
         ctx,
+        weights: *weights,
         nodes: Vec::new(),
         table: FxMap::default(),
         joint: vec![(0, 0.0); 100],
@@ -220,7 +227,7 @@ pub fn root_stats<R: Rng>(
     iterations: u64,
     rng: &mut R,
 ) -> Vec<(Act, u32, f64)> {
-    let tree = search(ctx, pos, budget, iterations, rng);
+    let tree = search(ctx, pos, budget, iterations, &Weights::HAND, rng);
     marginal_stats(&tree, seat)
 }
 
@@ -283,7 +290,7 @@ pub fn root_strategy<R: Rng>(
     iterations: u64,
     rng: &mut R,
 ) -> Vec<(Act, f64)> {
-    let tree = search(ctx, pos, budget, iterations, rng);
+    let tree = search(ctx, pos, budget, iterations, &Weights::HAND, rng);
     let acts = tree.nodes[ROOT as usize].sides[seat].acts;
     if acts.is_empty() {
         return Vec::new();
@@ -352,7 +359,7 @@ pub fn choose_mixed<R: Rng>(
     strategy.last().map_or(Act::Move(0), |s| s.0)
 }
 
-/// The `default` (and `duct`) AI's action for `seat`: the most visited
+/// The `duct` AI's action for `seat` (the default before issue 21): the most visited
 /// root action of the search (a pure choice), or the exact solver's
 /// strategy in one-a-side endgames solved before the budget's stopwatch
 /// expires (cached across turns, bounded without a stopwatch).
@@ -395,14 +402,14 @@ pub fn most_visited<R: Rng>(
 
 /// How much of its value (seat's scale, [-1, 1]) the most visited root
 /// action may give away to a best response in the search's estimated root
-/// game before `hedge` plays the game's mixed equilibrium instead.
+/// game before `default` plays the game's mixed equilibrium instead.
 pub const MIX_EXPOSURE: f64 = 0.1;
 
-/// The most alive monsters in all (both sides) for which `hedge` asks
+/// The most alive monsters in all (both sides) for which `default` asks
 /// the exact solver first.
 pub const SOLVE_MAX_ALIVE: usize = 3;
 
-/// The `hedge` AI's action for `seat`:
+/// The `default` (also `hedge`) AI's action for `seat`:
 /// - positions with at most [`SOLVE_MAX_ALIVE`] monsters alive in all are
 ///   solved exactly (cached across turns, within the budget) and the
 ///   action sampled from the equilibrium;
@@ -415,18 +422,21 @@ pub const SOLVE_MAX_ALIVE: usize = 3;
 ///   mixes where a pure choice can be exploited, and stays pure (the
 ///   stronger choice against weak play) where it cannot.
 ///
-/// Measured (issue 21, loaded 2-core machine): against `mc:1000` 61.6%
-/// (56.8-66.3) over 400 games at 200 ms and 64.0% (54.2-72.7) over 100
-/// at 20,000 iterations, against 67.2% for `default` in the issue: not
-/// measurably stronger, so not the default; on 2-a-side positions its
-/// one-move exploitability was 0.07 ± 0.05 points a decision against
-/// `default`'s 0.28 ± 0.29 (117 positions, `gamehost battle exploit`).
+/// Measured against `mc:1000` (issue 21), 300 games each on one seed
+/// (`gamehost battle tournament --ai L,mc:1000 --games 300 --seed 100`,
+/// 20,000 iterations): `duct` 63.3%, this search with the hand-set
+/// evaluation 63.2%, with [`eval::FITTED`] 65.5% for `duct` and 65.7%
+/// here, so `default` is this with the fitted weights. On 2-a-side
+/// positions its one-move exploitability was 0.07 ± 0.05 points a
+/// decision against `duct`'s 0.28 ± 0.29 (117 positions, `gamehost
+/// battle exploit`). The timed runs are in the README.
 pub fn choose_hedge<R: Rng>(
     ctx: &Ctx,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
     iterations: Option<u64>,
+    weights: &Weights,
     rng: &mut R,
 ) -> Act {
     if pos.alive(ctx, 0) + pos.alive(ctx, 1) <= SOLVE_MAX_ALIVE
@@ -434,7 +444,7 @@ pub fn choose_hedge<R: Rng>(
     {
         return sol.sample(ctx, pos, seat, rng);
     }
-    search_and_choose(ctx, pos, seat, budget, iterations, rng)
+    search_and_choose(ctx, pos, seat, budget, iterations, weights, rng)
 }
 
 /// The search half of [`choose_hedge`] (no solver).
@@ -444,6 +454,7 @@ pub fn search_and_choose<R: Rng>(
     seat: usize,
     budget: &AiBudget,
     iterations: Option<u64>,
+    weights: &Weights,
     rng: &mut R,
 ) -> Act {
     let iterations = iterations
@@ -453,7 +464,7 @@ pub fn search_and_choose<R: Rng>(
         } else {
             DEFAULT_ITERATIONS
         });
-    let tree = search(ctx, pos, budget, iterations, rng);
+    let tree = search(ctx, pos, budget, iterations, weights, rng);
     let stats = marginal_stats(&tree, seat);
     let Some(best) = (0..stats.len()).max_by(|&a, &b| {
         stats[a]
