@@ -11,10 +11,15 @@ use std::time::{Duration, Instant};
 #[test]
 fn every_level_returns_a_legal_action() {
     let g = PuzzleDuel::new_game(PuzzleOptions::default(), 3).unwrap();
-    for level in PuzzleDuel::ai_levels()
-        .iter()
-        .chain(["default:2", "nonsense"].iter())
-    {
+    for level in PuzzleDuel::ai_levels().iter().chain(
+        [
+            "default:2",
+            "default:classic",
+            "default:beam=2/s3=1",
+            "nonsense",
+        ]
+        .iter(),
+    ) {
         let a = g.ai_action(0, level, AiBudget::iterations(20), 1);
         assert!(g.validate(0, &a).is_ok(), "{level}");
     }
@@ -100,4 +105,16 @@ proptest::proptest! {
         let b = g.ai_action(seat, "default", AiBudget::iterations(iterations), ai_seed);
         proptest::prop_assert_eq!(a, b);
     }
+}
+
+#[test]
+fn default_params_name_the_deep_search_and_the_classic_baseline() {
+    use games::puzzle::ai::{DEFAULT_BEAM, DEFAULT_SAMPLES, Params, default_params};
+    let d = default_params("");
+    assert_eq!((d.samples, d.beam), (DEFAULT_SAMPLES, DEFAULT_BEAM));
+    assert_eq!(default_params("8").samples, 8);
+    assert_eq!(default_params("8").beam, DEFAULT_BEAM);
+    assert_eq!(default_params("classic"), Params::classic(DEFAULT_SAMPLES));
+    let t = default_params("classic/beam=3/queue=1/bogus=2/s3");
+    assert_eq!((t.beam, t.queue, t.samples), (3, 1.0, DEFAULT_SAMPLES));
 }
