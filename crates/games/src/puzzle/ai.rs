@@ -139,6 +139,9 @@ const STUCK: f64 = 1000.0;
 /// `queue=1` 57.0%, `hard=1` 52.5%, `cluster=0.008` 53.5%, `hardw=3`
 /// 49.0%, `oppsim=1` 49.0%, `opp=1.5` 37.5%, `second=0.7` 42.0%); only
 /// depth (`beam`) won clearly, so the others stay at the old values.
+/// Beam variants scored alike (`beam=4/s3=4` 63.5%, `beam=6/s3=8` 65.5%,
+/// `beam=8/s3=4` 62.5%, `beam=6/s3=16` 66.5%, `beam=10/s3=8` 65.0%); four
+/// removals deep (`beam=3/s3=2/depth=3`) only 56.5%.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Params {
     /// Sampled refills per candidate.
@@ -173,6 +176,8 @@ pub struct Params {
     pub beam: usize,
     /// Sampled refills per candidate of the three-removal search.
     pub s3: u64,
+    /// Removals after the first in the beam's deeper search (2: three in all).
+    pub depth: u32,
 }
 
 /// The best few candidates by the two-removal search that `default`
@@ -227,6 +232,7 @@ impl Params {
             oppsim: false,
             beam: 0,
             s3: 4,
+            depth: 2,
         }
     }
 
@@ -256,6 +262,7 @@ impl Params {
                 "oppsim" => p.oppsim = v != 0.0,
                 "beam" => p.beam = (v as usize).min(64),
                 "s3" => p.s3 = (v as u64).clamp(1, 64),
+                "depth" => p.depth = (v as u32).clamp(1, 3),
                 _ => {}
             }
         }
@@ -425,7 +432,8 @@ fn lookahead_index<R: Rng>(
         for _ in 0..s3 {
             let mut s1 = side.clone();
             let r1 = remove_group(&mut s1, &groups[gi].cells, rng);
-            total += weighted_value(r1.kind, r1.count, p.hardw) + p.second * future(&s1, 2, p, rng);
+            total += weighted_value(r1.kind, r1.count, p.hardw)
+                + p.second * future(&s1, p.depth, p, rng);
         }
         let v = total / s3 as f64;
         if v > deep_best.0 {
