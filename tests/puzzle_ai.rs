@@ -11,10 +11,15 @@ use std::time::{Duration, Instant};
 #[test]
 fn every_level_returns_a_legal_action() {
     let g = PuzzleDuel::new_game(PuzzleOptions::default(), 3).unwrap();
-    for level in PuzzleDuel::ai_levels()
-        .iter()
-        .chain(["default:2", "nonsense"].iter())
-    {
+    for level in PuzzleDuel::ai_levels().iter().chain(
+        [
+            "default:2",
+            "default:classic",
+            "default:beam=2/s3=1",
+            "nonsense",
+        ]
+        .iter(),
+    ) {
         let a = g.ai_action(0, level, AiBudget::iterations(20), 1);
         assert!(g.validate(0, &a).is_ok(), "{level}");
     }
@@ -60,4 +65,56 @@ fn default_beats_greedy_in_a_small_match() {
     let r = record::tournament(&levels, 6, 12, || AiBudget::iterations(1_000));
     let p = &r[0];
     assert!(p.a_wins > p.b_wins, "{p:?}");
+}
+
+/// A position after `moves` random removals from the game of `seed`.
+fn random_position(seed: u64, moves: u64) -> PuzzleDuel {
+    let mut g = PuzzleDuel::new_game(
+        PuzzleOptions {
+            random_first: seed.is_multiple_of(2),
+            ..Default::default()
+        },
+        seed,
+    )
+    .unwrap();
+    for n in 0..moves {
+        let Some(seat) = g.mover() else { break };
+        let a = g.ai_action(seat, "random", AiBudget::iterations(1), seed ^ n);
+        g.resolve(std::collections::BTreeMap::from([(seat, a)]));
+    }
+    g
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+
+    /// `default` (three removals deep for its best few candidates) names a
+    /// group of the mover on any reachable position, and under an iteration
+    /// budget the same seed gives the same answer.
+    #[test]
+    fn default_is_legal_and_deterministic(
+        seed in proptest::prelude::any::<u64>(),
+        moves in 0u64..60,
+        ai_seed in proptest::prelude::any::<u64>(),
+        iterations in 1u64..400,
+    ) {
+        let g = random_position(seed, moves);
+        let Some(seat) = g.mover() else { return Ok(()) };
+        let a = g.ai_action(seat, "default", AiBudget::iterations(iterations), ai_seed);
+        proptest::prop_assert!(g.validate(seat, &a).is_ok(), "{a:?}");
+        let b = g.ai_action(seat, "default", AiBudget::iterations(iterations), ai_seed);
+        proptest::prop_assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn default_params_name_the_deep_search_and_the_classic_baseline() {
+    use games::puzzle::ai::{DEFAULT_BEAM, DEFAULT_SAMPLES, Params, default_params};
+    let d = default_params("");
+    assert_eq!((d.samples, d.beam), (DEFAULT_SAMPLES, DEFAULT_BEAM));
+    assert_eq!(default_params("8").samples, 8);
+    assert_eq!(default_params("8").beam, DEFAULT_BEAM);
+    assert_eq!(default_params("classic"), Params::classic(DEFAULT_SAMPLES));
+    let t = default_params("classic/beam=3/queue=1/bogus=2/s3");
+    assert_eq!((t.beam, t.queue, t.samples), (3, 1.0, DEFAULT_SAMPLES));
 }
