@@ -120,6 +120,39 @@ pub struct ExploitSummary {
     pub gain: (f64, f64),
 }
 
+/// `work` of every index below `count` on `threads` threads: the indices
+/// that gave a result, in index order (so the result does not depend on
+/// the threads).
+fn indexed_in_parallel<T: Send>(
+    count: u64,
+    threads: usize,
+    work: impl Fn(u64) -> Option<T> + Sync,
+) -> Vec<(u64, T)> {
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let results: Mutex<Vec<(u64, T)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= count {
+                        break;
+                    }
+                    if let Some(r) = work(k) {
+                        results
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .push((k, r));
+                    }
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    results.sort_by_key(|r| r.0);
+    results
+}
+
 /// Runs `gamehost battle exploit`.
 pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
     use games::battle::ai::exploit;
@@ -139,47 +172,24 @@ pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
         bail!("--samples is 1 to 10000, got {}", e.samples);
     }
     let roster = Roster::builtin().clone();
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let results: Mutex<Vec<(u64, exploit::Exploit)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..e.threads.max(1) {
-            s.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= e.positions {
-                        break;
-                    }
-                    let Some((ctx, pos, seat)) =
-                        exploit::sample_position(&roster, e.team_size, EXPLOIT_ADVANCE, e.seed, k)
-                    else {
-                        continue;
-                    };
-                    let budget = games::seam::AiBudget {
-                        iterations: e.iterations,
-                        deadline: super::tournament::ai_budget(e.budget_ms).deadline,
-                    };
-                    let r = exploit::measure(
-                        &ctx,
-                        &pos,
-                        seat,
-                        &level,
-                        &budget,
-                        e.samples,
-                        e.seed ^ k,
-                        e.max_states,
-                    );
-                    if let Some(r) = r {
-                        results
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .push((k, r));
-                    }
-                }
-            });
-        }
+    let results = indexed_in_parallel(e.positions, e.threads, |k| {
+        let (ctx, pos, seat) =
+            exploit::sample_position(&roster, e.team_size, EXPLOIT_ADVANCE, e.seed, k)?;
+        let budget = games::seam::AiBudget {
+            iterations: e.iterations,
+            deadline: super::tournament::ai_budget(e.budget_ms).deadline,
+        };
+        exploit::measure(
+            &ctx,
+            &pos,
+            seat,
+            &level,
+            &budget,
+            e.samples,
+            e.seed ^ k,
+            e.max_states,
+        )
     });
-    let mut results = results.into_inner().unwrap_or_else(|p| p.into_inner());
-    results.sort_by_key(|r| r.0);
     let losses: Vec<f64> = results.iter().map(|r| r.1.loss).collect();
     let gains: Vec<f64> = results.iter().map(|r| r.1.gain).collect();
     Ok(ExploitSummary {
@@ -234,30 +244,9 @@ pub fn fit_eval(a: &FitEvalArgs) -> anyhow::Result<FitEvalSummary> {
         bail!("--per-root is 1 to 100000, got {}", a.per_root);
     }
     let roster = Roster::builtin().clone();
-    let next = std::sync::atomic::AtomicU64::new(0);
-    let solved: Mutex<Vec<(u64, Vec<fit::Sample>)>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..a.threads.max(1) {
-            s.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= a.roots {
-                        break;
-                    }
-                    if let Some(samples) =
-                        fit::solved_samples(&roster, 2, a.seed, k, a.per_root, a.max_states)
-                    {
-                        solved
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .push((k, samples));
-                    }
-                }
-            });
-        }
+    let solved = indexed_in_parallel(a.roots, a.threads, |k| {
+        fit::solved_samples(&roster, 2, a.seed, k, a.per_root, a.max_states)
     });
-    let mut solved = solved.into_inner().unwrap_or_else(|p| p.into_inner());
-    solved.sort_by_key(|r| r.0);
     if solved.len() < 2 {
         bail!(
             "only {} of {} battles could be solved under {} states: raise --roots or --max-states",
