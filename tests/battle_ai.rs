@@ -221,3 +221,73 @@ fn golden_replay() {
 }
 
 const GOLDEN: (u64, u16, &str) = (18361594014251747915, 12, "Some(Win(1))");
+
+/// A 1-v-3 stall: every attack is of a type the monsters are immune to,
+/// and seat 0's only monster, at full HP, also knows a heal, so at the
+/// start every action changes nothing.
+fn stall_with_a_useless_heal() -> Battle {
+    let text = r#"
+types = ["A", "B"]
+[rules]
+alpha = 1.0
+beta = 1.0
+[effectiveness]
+A = { B = 0.0 }
+[[move]]
+name = "Tickle"
+type = "A"
+power = 1
+accuracy = 1.0
+[[move]]
+name = "Mend"
+heal = 0.5
+[[monster]]
+name = "Healer"
+type = "B"
+hp = 200
+attack = 10
+defense = 100
+speed = 5
+moves = ["Tickle", "Mend"]
+"#;
+    let mut text = text.to_string();
+    for name in ["Wall", "Wall2", "Wall3"] {
+        text.push_str(&format!(
+            "[[monster]]\nname = \"{name}\"\ntype = \"B\"\nhp = 200\nattack = 10\ndefense = 100\nspeed = 5\nmoves = [\"Tickle\"]\n"
+        ));
+    }
+    let r = games::battle::rules::data::Roster::from_toml(&text, "t").unwrap();
+    let o = BattleOptions {
+        teams: Some([
+            vec!["Healer".into()],
+            vec!["Wall".into(), "Wall2".into(), "Wall3".into()],
+        ]),
+        ..Default::default()
+    };
+    Battle::with_roster(&r, &o, 1).unwrap()
+}
+
+/// A heal at full HP changes nothing, so the default never plays it: its
+/// search leaves such heals out (here, where nothing does anything, the
+/// search alone would pick the heal or the attack by chance).
+#[test]
+fn the_default_never_heals_at_full_hp() {
+    let b = stall_with_a_useless_heal();
+    assert!(
+        engine::is_legal(b.ctx(), b.pos(), 0, Act::Move(1)),
+        "the heal is legal"
+    );
+    for seed in 0..24 {
+        for level in [Level::Search(3000), Level::Default] {
+            let a = ai::choose(
+                b.ctx(),
+                b.pos(),
+                0,
+                &level,
+                AiBudget::iterations(3000),
+                seed,
+            );
+            assert_eq!(a, Act::Move(0), "{level:?} healed at full HP (seed {seed})");
+        }
+    }
+}

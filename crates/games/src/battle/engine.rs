@@ -180,6 +180,17 @@ impl Acts {
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
+    /// Keeps only the actions `keep` accepts, in order.
+    pub fn retain(&mut self, keep: impl Fn(&Act) -> bool) {
+        let mut n = 0;
+        for i in 0..self.n as usize {
+            if keep(&self.a[i]) {
+                self.a[n] = self.a[i];
+                n += 1;
+            }
+        }
+        self.n = n as u8;
+    }
 }
 
 /// The legal actions of seat `x` now (empty when it does not act).
