@@ -116,3 +116,46 @@ fn a_huge_seat_name_is_quoted_back_in_short() {
     assert!(err.contains("There is no AI level"), "{err}");
     assert!(err.len() < 300, "{} chars", err.len());
 }
+
+/// An AI level with a parameter is accepted only when the engine plays it
+/// as written: `mc:500` where `mc:1000` is offered, but not a battle level
+/// kept for tournaments (`duct`) nor a mistyped puzzle tuning key, which
+/// would otherwise be stored and played as the plain default.
+#[test]
+fn ai_levels_with_parameters_are_checked_by_the_engine() {
+    use host::Registry;
+
+    let dir = tempfile::tempdir().unwrap();
+    let host = support::host_builder::host_on(
+        &dir.path().join("g.db"),
+        Registry::standard(),
+        Arc::new(ManualClock::at(1_000)),
+        support::host_builder::settings(50, 20),
+    );
+    for (kind, level) in [
+        ("battle", "mc:500"),
+        ("battle", "default:5000"),
+        ("battle", "Greedy"),
+        ("puzzle", "default:8"),
+        ("puzzle", "default:classic"),
+        ("puzzle", "default:beam=3/s3=4"),
+    ] {
+        let got = host.check_ai_level(kind, level);
+        assert!(got.is_ok(), "{kind} {level}: {got:?}");
+    }
+    for (kind, level) in [
+        ("battle", "duct"),
+        ("battle", "search:5000"),
+        ("battle", "mc:lots"),
+        ("battle", "greedy:3"),
+        ("puzzle", "default:bogus=1"),
+        ("puzzle", "default:second=nan"),
+        ("puzzle", "greedy:2"),
+    ] {
+        let err = host.check_ai_level(kind, level).unwrap_err();
+        assert!(err.is_user_error(), "{kind} {level}: {err}");
+        let text = err.to_string();
+        assert!(text.contains("There is no AI level"), "{text}");
+        assert!(text.contains("Levels: default"), "{text}");
+    }
+}

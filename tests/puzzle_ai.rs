@@ -110,11 +110,53 @@ proptest::proptest! {
 #[test]
 fn default_params_name_the_deep_search_and_the_classic_baseline() {
     use games::puzzle::ai::{DEFAULT_BEAM, DEFAULT_SAMPLES, Params, default_params};
-    let d = default_params("");
+    let d = default_params("").unwrap();
+    assert_eq!(d, Params::default_level());
     assert_eq!((d.samples, d.beam), (DEFAULT_SAMPLES, DEFAULT_BEAM));
-    assert_eq!(default_params("8").samples, 8);
-    assert_eq!(default_params("8").beam, DEFAULT_BEAM);
-    assert_eq!(default_params("classic"), Params::classic(DEFAULT_SAMPLES));
-    let t = default_params("classic/beam=3/queue=1/bogus=2/s3");
+    assert_eq!(default_params("8").unwrap().samples, 8);
+    assert_eq!(default_params("8").unwrap().beam, DEFAULT_BEAM);
+    assert_eq!(
+        default_params("classic").unwrap(),
+        Params::classic(DEFAULT_SAMPLES)
+    );
+    let t = default_params("classic/beam=3/queue=1").unwrap();
     assert_eq!((t.beam, t.queue, t.samples), (3, 1.0, DEFAULT_SAMPLES));
+}
+
+/// A mistyped tuning level is refused with what was wrong, not played as
+/// the default with the typo ignored; the engine says which levels it
+/// accepts, and the host asks it (tests/ratings_ladder.rs, lobby).
+#[test]
+fn mistyped_puzzle_levels_are_refused() {
+    use games::puzzle::ai::default_params;
+    for (param, says) in [
+        ("classic/bogus=2", "`bogus` is not a parameter"),
+        ("beam", "`beam` is not `key=value`"),
+        ("beam=many", "must be a finite number"),
+        ("second=NaN", "must be a finite number"),
+        ("queue=inf", "must be a finite number"),
+        ("classicx", "is not `key=value`"),
+    ] {
+        let e = default_params(param).unwrap_err();
+        assert!(e.contains(says), "{param}: {e}");
+    }
+    for ok in [
+        "default",
+        "greedy",
+        "random",
+        "default:8",
+        "default:classic",
+        "default:beam=3/s3=4",
+    ] {
+        assert!(<PuzzleDuel as Game>::accepts_ai_level(ok), "{ok}");
+    }
+    for bad in [
+        "default:bogus=1",
+        "greedy:3",
+        "genius",
+        "default:second=nan",
+        "random:x",
+    ] {
+        assert!(!<PuzzleDuel as Game>::accepts_ai_level(bad), "{bad}");
+    }
 }

@@ -1,6 +1,7 @@
 //! The lobby: creating a game, taking and leaving seats, AI seats, starting
 //! and aborting.
 
+use super::registry::KindEntry;
 use super::{
     Announcement, AnnouncementKind, GameId, Host, HostError, NewGame, game_label, require_game,
     seat_of_user,
@@ -87,7 +88,7 @@ impl Host {
     /// `~1500` names the level rated nearest 1500 on the AI ladder.
     pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
         let level = self.level_by_rating(kind, level)?;
-        check_level(self.registry.get(kind)?.ai_levels, &level)
+        check_level(self.registry.get(kind)?, &level)
     }
 
     /// Seats a user in a game still in the lobby: the given seat, or the
@@ -189,7 +190,7 @@ impl Host {
                     .copied()
                     .unwrap_or("default")
                     .to_string(),
-                Some(l) => check_level(entry.ai_levels, &self.level_by_rating(&row.kind, l)?)?,
+                Some(l) => check_level(entry, &self.level_by_rating(&row.kind, l)?)?,
             };
             let seats = tx.seats(game_id)?;
             if row.status == GameStatus::Running {
@@ -417,16 +418,22 @@ fn require_creator(row: &GameRow, user: &str, what: &str) -> Result<(), HostErro
 /// The longest AI level name accepted, in bytes.
 const MAX_LEVEL_CHARS: usize = 40;
 
-/// Accepts a level the engine lists, or one with another parameter
-/// (`mc:500` when the engine lists `mc:1000`).
-fn check_level(levels: &[&str], asked: &str) -> Result<String, HostError> {
+/// Accepts a level the engine lists, or one with another parameter that
+/// the engine says it plays as written (`mc:500` when the engine lists
+/// `mc:1000`; not `default:bogus=1`, which the puzzle refuses, nor a
+/// level kept for tournaments such as the battle's `duct`).
+fn check_level(entry: &KindEntry, asked: &str) -> Result<String, HostError> {
+    let levels = entry.ai_levels;
     let asked = asked.trim().to_ascii_lowercase();
     let base = asked.split(':').next().unwrap_or("");
     // Levels are short (`mc:1000`); a long one is refused, not stored.
     let known = asked.len() <= MAX_LEVEL_CHARS
-        && levels
-            .iter()
-            .any(|l| *l == asked || (asked.contains(':') && l.split(':').next() == Some(base)));
+        && levels.iter().any(|l| {
+            *l == asked
+                || (asked.contains(':')
+                    && l.split(':').next() == Some(base)
+                    && (entry.accepts_ai_level)(&asked))
+        });
     if known {
         Ok(asked)
     } else {

@@ -62,7 +62,9 @@ pub fn choose(
         "random" => rng.gen_range(0..groups.len()),
         "greedy" => greedy_index(&game.sides[seat].field, &groups),
         _ => {
-            let p = default_params(param);
+            // A level the host refused never reaches here; one stored before
+            // the check was strict plays the default.
+            let p = default_params(param).unwrap_or_else(|_| Params::default_level());
             lookahead_index(
                 &game.sides[seat],
                 &game.sides[1 - seat],
@@ -198,26 +200,44 @@ pub const DEFAULT_DEEP_SAMPLES: u64 = 8;
 /// two-removal search alone as it was before issue 21 item 3 (today's
 /// baseline in tournaments); then `k=v` pairs separated by `/` (see
 /// [`Params::parse`]) for tuning. Not offered as levels: only `default`
-/// is rated.
-pub fn default_params(param: &str) -> Params {
-    let default = Params {
-        beam: DEFAULT_BEAM,
-        s3: DEFAULT_DEEP_SAMPLES,
-        ..Params::classic(DEFAULT_SAMPLES)
-    };
+/// is rated. An error names what was wrong and what is accepted.
+pub fn default_params(param: &str) -> Result<Params, String> {
+    let default = Params::default_level();
     if let Ok(n) = param.parse::<u64>() {
-        return Params {
+        return Ok(Params {
             samples: n.clamp(1, 64),
             ..default
-        };
+        });
     }
     match param.strip_prefix("classic") {
-        Some(rest) => Params::parse(Params::classic(DEFAULT_SAMPLES), rest),
-        None => Params::parse(default, param),
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+            Params::parse(Params::classic(DEFAULT_SAMPLES), rest)
+        }
+        _ => Params::parse(default, param),
+    }
+}
+
+/// Whether `level` is one `choose` plays as written: `random`, `greedy`,
+/// `default`, or `default:PARAM` that [`default_params`] accepts (so a
+/// mistyped tuning key is refused instead of silently ignored).
+pub fn accepts_level(level: &str) -> bool {
+    let level = level.trim();
+    match level.split_once(':') {
+        None => LEVELS.contains(&level),
+        Some((name, param)) => name.trim() == "default" && default_params(param.trim()).is_ok(),
     }
 }
 
 impl Params {
+    /// The parameters of `default` itself.
+    pub fn default_level() -> Params {
+        Params {
+            beam: DEFAULT_BEAM,
+            s3: DEFAULT_DEEP_SAMPLES,
+            ..Params::classic(DEFAULT_SAMPLES)
+        }
+    }
+
     /// Today's (before issue 21 item 3) default with `samples` refills.
     pub fn classic(samples: u64) -> Params {
         Params {
@@ -240,15 +260,18 @@ impl Params {
         }
     }
 
-    /// Parses `k=v` pairs separated by `/` over `base`; unknown keys are ignored.
-    pub fn parse(base: Params, text: &str) -> Params {
+    /// Parses `k=v` pairs separated by `/` over `base` (empty items are
+    /// skipped); an unknown key or a value that is not a finite number is
+    /// an error. Counts are clamped to what the search can afford.
+    pub fn parse(base: Params, text: &str) -> Result<Params, String> {
         let mut p = base;
-        for kv in text.split('/') {
+        for kv in text.split('/').map(str::trim).filter(|kv| !kv.is_empty()) {
             let Some((k, v)) = kv.split_once('=') else {
-                continue;
+                return Err(format!("`{kv}` is not `key=value`"));
             };
-            let Ok(v) = v.trim().parse::<f64>() else {
-                continue;
+            let v = match v.trim().parse::<f64>() {
+                Ok(v) if v.is_finite() => v,
+                _ => return Err(format!("`{kv}`: the value must be a finite number")),
             };
             match k.trim() {
                 "s" => p.samples = (v as u64).clamp(1, 256),
@@ -267,10 +290,15 @@ impl Params {
                 "beam" => p.beam = (v as usize).min(64),
                 "s3" => p.s3 = (v as u64).clamp(1, 64),
                 "depth" => p.depth = (v as u32).clamp(1, 3),
-                _ => {}
+                other => {
+                    return Err(format!(
+                        "`{other}` is not a parameter (s, crn, second, next, cluster, garbage, \
+                         queue, scarcity, opp, hard, balance, hardw, oppsim, beam, s3, depth)"
+                    ));
+                }
             }
         }
-        p
+        Ok(p)
     }
 }
 

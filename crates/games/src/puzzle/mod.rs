@@ -462,6 +462,10 @@ impl Game for PuzzleDuel {
         ai::LEVELS
     }
 
+    fn accepts_ai_level(level: &str) -> bool {
+        ai::accepts_level(level)
+    }
+
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> PuzzleAction {
         ai::choose(self, seat, level, budget, seed)
     }
