@@ -347,6 +347,40 @@ pub fn apply<C: Chance + ?Sized, L: Log>(
             _ => l.as_slice()[0],
         };
     }
+    resolve(ctx, pos, a, ch, log);
+}
+
+/// [`apply`] for actions the caller took from [`legal`] (the searches,
+/// which apply millions of them): they are not checked again. A seat that
+/// acts but is given `None` still gets its first legal action.
+pub fn apply_legal<C: Chance + ?Sized, L: Log>(
+    ctx: &Ctx,
+    pos: &mut Pos,
+    acts: [Option<Act>; 2],
+    ch: &mut C,
+    log: &mut L,
+) {
+    let mut a = [Act::Move(0); 2];
+    for x in 0..2 {
+        if !pos.awaits(x) {
+            continue;
+        }
+        a[x] = match acts[x] {
+            Some(act) => act,
+            None => legal(ctx, pos, x).as_slice()[0],
+        };
+    }
+    resolve(ctx, pos, a, ch, log);
+}
+
+/// Carries out a step once every awaited seat has its (legal) action.
+fn resolve<C: Chance + ?Sized, L: Log>(
+    ctx: &Ctx,
+    pos: &mut Pos,
+    a: [Act; 2],
+    ch: &mut C,
+    log: &mut L,
+) {
     match pos.step() {
         Step::Over(_) => {}
         Step::Replace => {
