@@ -39,8 +39,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-/// Iterations per decision when the budget gives none (about 0.1-0.2 s
-/// on a 2-core machine in a release build).
+/// Iterations per decision when the budget gives none (about 40 ms on an
+/// idle core in a release build, more on a loaded machine).
 pub const DEFAULT_ITERATIONS: u64 = 20_000;
 
 /// The most iterations of one decision when only the stopwatch bounds it
