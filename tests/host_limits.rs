@@ -123,15 +123,8 @@ fn a_huge_seat_name_is_quoted_back_in_short() {
 /// would otherwise be stored and played as the plain default.
 #[test]
 fn ai_levels_with_parameters_are_checked_by_the_engine() {
-    use host::Registry;
-
     let dir = tempfile::tempdir().unwrap();
-    let host = support::host_builder::host_on(
-        &dir.path().join("g.db"),
-        Registry::standard(),
-        Arc::new(ManualClock::at(1_000)),
-        support::host_builder::settings(50, 20),
-    );
+    let host = support::host_builder::standard_host(&dir.path().join("g.db"));
     for (kind, level) in [
         ("battle", "mc:500"),
         ("battle", "default:5000"),

@@ -336,17 +336,7 @@ pub fn apply<C: Chance + ?Sized, L: Log>(
     ch: &mut C,
     log: &mut L,
 ) {
-    let mut a = [Act::Move(0); 2];
-    for x in 0..2 {
-        if !pos.awaits(x) {
-            continue;
-        }
-        let l = legal(ctx, pos, x);
-        a[x] = match acts[x] {
-            Some(act) if l.as_slice().contains(&act) => act,
-            _ => l.as_slice()[0],
-        };
-    }
+    let a = awaited_acts(ctx, pos, acts, true);
     resolve(ctx, pos, a, ch, log);
 }
 
@@ -360,17 +350,25 @@ pub fn apply_legal<C: Chance + ?Sized, L: Log>(
     ch: &mut C,
     log: &mut L,
 ) {
+    let a = awaited_acts(ctx, pos, acts, false);
+    resolve(ctx, pos, a, ch, log);
+}
+
+/// The action of each awaited seat: the one given (checked against
+/// [`legal`] when `check`), else its first legal action.
+fn awaited_acts(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2], check: bool) -> [Act; 2] {
     let mut a = [Act::Move(0); 2];
     for x in 0..2 {
         if !pos.awaits(x) {
             continue;
         }
         a[x] = match acts[x] {
-            Some(act) => act,
-            None => legal(ctx, pos, x).as_slice()[0],
+            Some(act) if !check => act,
+            Some(act) if legal(ctx, pos, x).as_slice().contains(&act) => act,
+            _ => legal(ctx, pos, x).as_slice()[0],
         };
     }
-    resolve(ctx, pos, a, ch, log);
+    a
 }
 
 /// Carries out a step once every awaited seat has its (legal) action.
