@@ -16,7 +16,7 @@ fn battle(seed: u64) -> Battle {
 
 fn benches(c: &mut Criterion) {
     let b = battle(7);
-    let ctx = b.ctx().clone();
+    let setup = b.setup().clone();
     let start = *b.pos();
 
     let mut g = c.benchmark_group("battle");
@@ -30,8 +30,8 @@ fn benches(c: &mut Criterion) {
                 if p.result.is_some() {
                     p = start;
                 }
-                let a = [0, 1].map(|x| mc::playout_act(&ctx, &p, x, &mut rng));
-                engine::apply(&ctx, &mut p, a, &mut rng, &mut ());
+                let a = [0, 1].map(|x| mc::playout_act(&setup, &p, x, &mut rng));
+                engine::apply(&setup, &mut p, a, &mut rng, &mut ());
             }
             black_box(p)
         })
@@ -42,7 +42,7 @@ fn benches(c: &mut Criterion) {
         bench.iter(|| {
             for _ in 0..100 {
                 let mut p = start;
-                black_box(mc::playout(&ctx, &mut p, &mut rng));
+                black_box(mc::playout(&setup, &mut p, &mut rng));
             }
         })
     });
@@ -55,7 +55,7 @@ fn benches(c: &mut Criterion) {
         bench.iter(|| {
             s += 1;
             black_box(ai::choose(
-                &ctx,
+                &setup,
                 &start,
                 0,
                 &Level::Default,
@@ -72,7 +72,7 @@ fn benches(c: &mut Criterion) {
         bench.iter(|| {
             s += 1;
             black_box(ai::choose(
-                &ctx,
+                &setup,
                 &start,
                 0,
                 &Level::Mc(1000),

@@ -44,7 +44,7 @@ fn random_position(seed: u64, size: usize, turns: u64) -> Battle {
         for (x, slot) in acts.iter_mut().enumerate() {
             if b.pos().awaits(x) {
                 *slot = Some(ai::choose(
-                    b.ctx(),
+                    b.setup(),
                     b.pos(),
                     x,
                     &Level::Random,
@@ -83,8 +83,8 @@ fn every_level_answers_legally_and_stops_when_its_time_is_up() {
                     iterations: Some(5_000),
                     deadline: Some(watch.clone()),
                 };
-                let a = ai::choose(b.ctx(), b.pos(), x, &level, budget, seed);
-                assert!(engine::is_legal(b.ctx(), b.pos(), x, a), "{name} {a:?}");
+                let a = ai::choose(b.setup(), b.pos(), x, &level, budget, seed);
+                assert!(engine::is_legal(b.setup(), b.pos(), x, a), "{name} {a:?}");
                 // The endgame solver and the search each stop at their
                 // first "expired": at most one question each after it.
                 let asked = watch.asked.load(Ordering::Relaxed);
@@ -103,11 +103,11 @@ fn mix_is_reproducible_under_an_iteration_budget_and_mixes() {
     for seed in 0..6u64 {
         let b = random_position(seed, 3, 2);
         let level = Level::parse("mix:800").unwrap();
-        let a = ai::choose(b.ctx(), b.pos(), 0, &level, AiBudget::default(), 9);
-        let c = ai::choose(b.ctx(), b.pos(), 0, &level, AiBudget::default(), 9);
+        let a = ai::choose(b.setup(), b.pos(), 0, &level, AiBudget::default(), 9);
+        let c = ai::choose(b.setup(), b.pos(), 0, &level, AiBudget::default(), 9);
         assert_eq!(a, c);
         let strategy = games::battle::ai::search::root_strategy(
-            b.ctx(),
+            b.setup(),
             b.pos(),
             0,
             &AiBudget::default(),
@@ -117,7 +117,7 @@ fn mix_is_reproducible_under_an_iteration_budget_and_mixes() {
         let total: f64 = strategy.iter().map(|s| s.1).sum();
         assert!((total - 1.0).abs() < 1e-9, "{strategy:?}");
         for (act, p) in &strategy {
-            assert!(*p > 0.0 && engine::is_legal(b.ctx(), b.pos(), 0, *act));
+            assert!(*p > 0.0 && engine::is_legal(b.setup(), b.pos(), 0, *act));
         }
         differs |= strategy.len() > 1;
     }
@@ -129,13 +129,13 @@ fn mix_is_reproducible_under_an_iteration_budget_and_mixes() {
 fn the_solver_gives_up_when_told_and_agrees_when_not() {
     for seed in 0..6u64 {
         let b = random_position(seed, 1, 0);
-        let full = Solution::solve(b.ctx(), b.pos(), ENDGAME_MAX_STATES);
-        let free = Solution::solve_within(b.ctx(), b.pos(), ENDGAME_MAX_STATES, &|| false);
+        let full = Solution::solve(b.setup(), b.pos(), ENDGAME_MAX_STATES);
+        let free = Solution::solve_within(b.setup(), b.pos(), ENDGAME_MAX_STATES, &|| false);
         assert_eq!(full.is_some(), free.is_some());
         if let (Some(f), Some(g)) = (&full, &free) {
             assert_eq!(f.value(b.pos()), g.value(b.pos()));
             assert!(
-                Solution::solve_within(b.ctx(), b.pos(), ENDGAME_MAX_STATES, &|| true).is_none()
+                Solution::solve_within(b.setup(), b.pos(), ENDGAME_MAX_STATES, &|| true).is_none()
             );
         }
     }
@@ -151,18 +151,18 @@ fn an_endgame_is_solved_once_and_later_turns_are_lookups() {
             continue;
         }
         let budget = AiBudget::iterations(1);
-        let Some(first) = cached_solve(b.ctx(), b.pos(), ENDGAME_MAX_STATES, &budget) else {
+        let Some(first) = cached_solve(b.setup(), b.pos(), ENDGAME_MAX_STATES, &budget) else {
             continue;
         };
         solved += 1;
-        let fresh = Solution::solve(b.ctx(), b.pos(), ENDGAME_MAX_STATES).unwrap();
+        let fresh = Solution::solve(b.setup(), b.pos(), ENDGAME_MAX_STATES).unwrap();
         assert_eq!(first.value(b.pos()), fresh.value(b.pos()));
         // A later turn of the same battle is found in the cached solution.
         let mut later = b.clone();
         let mut acts = [None, None];
         for (x, slot) in acts.iter_mut().enumerate() {
             if later.pos().awaits(x) {
-                *slot = engine::legal(later.ctx(), later.pos(), x)
+                *slot = engine::legal(later.setup(), later.pos(), x)
                     .as_slice()
                     .first()
                     .copied();
@@ -171,7 +171,7 @@ fn an_endgame_is_solved_once_and_later_turns_are_lookups() {
         later.apply_acts(acts);
         if later.pos().result.is_none() {
             let again =
-                cached_solve(later.ctx(), later.pos(), ENDGAME_MAX_STATES, &budget).unwrap();
+                cached_solve(later.setup(), later.pos(), ENDGAME_MAX_STATES, &budget).unwrap();
             assert!(
                 Arc::ptr_eq(&first, &again) || again.value(later.pos()) == fresh.value(later.pos())
             );
@@ -194,7 +194,7 @@ fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_posit
             }
             let level = Level::parse("default").unwrap();
             let a = ai::choose(
-                b.ctx(),
+                b.setup(),
                 b.pos(),
                 x,
                 &level,
@@ -202,7 +202,7 @@ fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_posit
                 seed,
             );
             let c = ai::choose(
-                b.ctx(),
+                b.setup(),
                 b.pos(),
                 x,
                 &level,
@@ -210,7 +210,7 @@ fn default_and_hedge_are_deterministic_under_an_iteration_budget_on_random_posit
                 seed,
             );
             assert_eq!(a, c, "seed {seed} seat {x}");
-            assert!(engine::is_legal(b.ctx(), b.pos(), x, a));
+            assert!(engine::is_legal(b.setup(), b.pos(), x, a));
         }
     }
 }
@@ -226,7 +226,7 @@ fn a_finished_battle_says_who_won_and_the_score() {
         };
         let x = usize::from(x);
         let status = b.view(None).status;
-        let (won, lost) = (b.pos().alive(b.ctx(), x), b.pos().alive(b.ctx(), 1 - x));
+        let (won, lost) = (b.pos().alive(b.setup(), x), b.pos().alive(b.setup(), 1 - x));
         assert!(won >= 1 && lost == 0, "seed {seed}: {status}");
         assert!(
             status.starts_with(&format!("Player {} won, {won} monster", x + 1))

@@ -62,8 +62,11 @@ fn every_level_answers_legally_through_a_battle() {
             for x in 0..2 {
                 if b.pos().awaits(x) {
                     let lv = if x == 0 { *level } else { Level::Greedy };
-                    let a = ai::choose(b.ctx(), b.pos(), x, &lv, AiBudget::iterations(300), step);
-                    assert!(engine::is_legal(b.ctx(), b.pos(), x, a), "{level:?} {a:?}");
+                    let a = ai::choose(b.setup(), b.pos(), x, &lv, AiBudget::iterations(300), step);
+                    assert!(
+                        engine::is_legal(b.setup(), b.pos(), x, a),
+                        "{level:?} {a:?}"
+                    );
                     acts[x] = Some(a);
                 }
             }
@@ -77,8 +80,8 @@ fn every_level_answers_legally_through_a_battle() {
 fn ais_are_deterministic_for_a_seed() {
     let b = Battle::new_game(BattleOptions::default(), 3).unwrap();
     for level in [Level::Random, Level::Mc(100), Level::Search(500)] {
-        let a = ai::choose(b.ctx(), b.pos(), 0, &level, budget(), 17);
-        let c = ai::choose(b.ctx(), b.pos(), 0, &level, budget(), 17);
+        let a = ai::choose(b.setup(), b.pos(), 0, &level, budget(), 17);
+        let c = ai::choose(b.setup(), b.pos(), 0, &level, budget(), 17);
         assert_eq!(a, c, "{level:?}");
     }
 }
@@ -137,7 +140,7 @@ fn every_smart_level_finds_the_sure_ko() {
         Level::Default,
         Level::Exact,
     ] {
-        let a = ai::choose(b.ctx(), b.pos(), 0, &level, budget(), 5);
+        let a = ai::choose(b.setup(), b.pos(), 0, &level, budget(), 5);
         assert_eq!(a, Act::Move(1), "{level:?}");
     }
 }
@@ -149,7 +152,7 @@ fn play(levels: [Level; 2], seed: u64) -> Res {
         let mut acts = [None, None];
         for x in 0..2 {
             if b.pos().awaits(x) {
-                acts[x] = Some(ai::choose(b.ctx(), b.pos(), x, &levels[x], budget(), s));
+                acts[x] = Some(ai::choose(b.setup(), b.pos(), x, &levels[x], budget(), s));
                 s += 1;
             }
         }
@@ -274,13 +277,13 @@ moves = ["Tickle", "Mend"]
 fn the_default_never_heals_at_full_hp() {
     let b = stall_with_a_useless_heal();
     assert!(
-        engine::is_legal(b.ctx(), b.pos(), 0, Act::Move(1)),
+        engine::is_legal(b.setup(), b.pos(), 0, Act::Move(1)),
         "the heal is legal"
     );
     for seed in 0..24 {
         for level in [Level::Search(3000), Level::Default] {
             let a = ai::choose(
-                b.ctx(),
+                b.setup(),
                 b.pos(),
                 0,
                 &level,

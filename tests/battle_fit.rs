@@ -95,12 +95,12 @@ fn a_race_the_turn_limit_cuts_short_is_a_draw() {
         ..Default::default()
     };
     let battle = Battle::with_roster(Roster::builtin(), &options, 11).unwrap();
-    let (ctx, mut pos) = (battle.ctx().clone(), *battle.pos());
-    let early = eval::features(&ctx, &pos);
+    let (setup, mut pos) = (battle.setup().clone(), *battle.pos());
+    let early = eval::features(&setup, &pos);
     assert!(!early.past_limit, "{early:?}");
     // One turn left: three full teams cannot all fall in one exchange.
     pos.turn = 99;
-    let late = eval::features(&ctx, &pos);
+    let late = eval::features(&setup, &pos);
     assert!(late.past_limit, "{late:?}");
     let fitted = Weights {
         squash: true,
@@ -110,7 +110,7 @@ fn a_race_the_turn_limit_cuts_short_is_a_draw() {
     // The hand-set form ignores the limit, as the search always did.
     assert_eq!(Weights::HAND.value(&late), Weights::HAND.value(&early));
     assert_eq!(
-        eval::evaluate(&ctx, battle.pos()),
+        eval::evaluate(&setup, battle.pos()),
         Weights::HAND.value(&early)
     );
 }

@@ -22,7 +22,7 @@ fn check_run(seed: u64, n: usize, limit: u16, picks: &[u8]) {
         let before = *b.pos();
         let mut acts = [None, None];
         for x in 0..2 {
-            let l = engine::legal(b.ctx(), &before, x);
+            let l = engine::legal(b.setup(), &before, x);
             assert_eq!(l.is_empty(), !before.awaits(x));
             if !l.is_empty() {
                 acts[x] = Some(l.as_slice()[picks[k % picks.len()] as usize % l.len()]);
@@ -71,11 +71,11 @@ fn check_run(seed: u64, n: usize, limit: u16, picks: &[u8]) {
         let p = *b.pos();
         assert_eq!(hp, p.hp, "events and position agree");
         for x in 0..2 {
-            for (i, m) in b.ctx().teams[x].iter().enumerate() {
+            for (i, m) in b.setup().teams[x].iter().enumerate() {
                 assert!(p.hp[x][i] <= m.hp, "HP above max");
             }
         }
-        let empty = [0, 1].map(|x| p.alive(b.ctx(), x) == 0);
+        let empty = [0, 1].map(|x| p.alive(b.setup(), x) == 0);
         let ended = empty[0] || empty[1] || p.turn >= limit;
         assert_eq!(
             p.result.is_some(),
@@ -134,9 +134,9 @@ fn outcome_probabilities_sum_to_one() {
     for seed in 0..30 {
         let b = Battle::new_game(BattleOptions::default(), seed).unwrap();
         let p = b.pos();
-        for a0 in engine::legal(b.ctx(), p, 0).as_slice() {
-            for a1 in engine::legal(b.ctx(), p, 1).as_slice() {
-                let outs = engine::outcomes(b.ctx(), p, [Some(*a0), Some(*a1)]);
+        for a0 in engine::legal(b.setup(), p, 0).as_slice() {
+            for a1 in engine::legal(b.setup(), p, 1).as_slice() {
+                let outs = engine::outcomes(b.setup(), p, [Some(*a0), Some(*a1)]);
                 let s: f64 = outs.iter().map(|o| o.0).sum();
                 assert!((s - 1.0).abs() < 1e-12, "{s}");
             }

@@ -123,7 +123,7 @@ fn resolve(b: &mut Battle, a0: &str, a1: &str) -> String {
 fn damage_formula_table() {
     let r = roster();
     let b = battle(&["Ash", "Crag"], &["Brook", "Dune"], 1);
-    let ctx = b.ctx();
+    let setup = b.setup();
     let m = |name: &str| r.monsters[r.find(name).unwrap()].clone();
     // (attacker, power, move type, defender, expected): hand-computed
     // floor((0.5 * d * A / B + 2) * e).
@@ -142,7 +142,7 @@ fn damage_formula_table() {
         ("Brook", 20, 1, "Crag", 24),
     ];
     for (a, d, t, def, want) in cases {
-        assert_eq!(ctx.damage(&m(a), d, t, &m(def)), want, "{a} {d} on {def}");
+        assert_eq!(setup.damage(&m(a), d, t, &m(def)), want, "{a} {d} on {def}");
     }
 }
 
@@ -167,13 +167,13 @@ fn heal_is_floored_and_capped() {
     // Brook at 10/81 heals 50%: floor(10 + 40.5) = 50.
     let mut pos = *b.pos();
     pos.hp[1][0] = 10;
-    b = Battle::from_parts(b.ctx().clone(), pos, 5);
+    b = Battle::from_parts(b.setup().clone(), pos, 5);
     resolve(&mut b, "Never", "Heal");
     assert_eq!(b.pos().hp[1][0], 50);
     // Brook at 78/81 heals: capped at 81, never above max HP.
     let mut pos = *b.pos();
     pos.hp[1][0] = 78;
-    b = Battle::from_parts(b.ctx().clone(), pos, 5);
+    b = Battle::from_parts(b.setup().clone(), pos, 5);
     let ev = b.apply_acts([Some(Act::Move(2)), Some(Act::Move(1))]);
     assert_eq!(b.pos().hp[1][0], 81);
     assert!(
@@ -205,7 +205,7 @@ fn a_knocked_out_monster_does_not_move() {
     let b0 = battle(&["Ash"], &["Brook", "Crag", "Dune"], 11);
     let mut pos = *b0.pos();
     pos.hp[1][0] = 5;
-    let mut b = Battle::from_parts(b0.ctx().clone(), pos, 11);
+    let mut b = Battle::from_parts(b0.setup().clone(), pos, 11);
     let ev = b.apply_acts([Some(Act::Move(0)), Some(Act::Move(0))]);
     assert_eq!(b.pos().hp[1][0], 0);
     assert_eq!(
@@ -241,7 +241,7 @@ fn the_only_replacement_is_sent_in_automatically() {
     let b0 = battle(&["Ash"], &["Brook", "Crag"], 2);
     let mut pos = *b0.pos();
     pos.hp[1][0] = 6;
-    let mut b = Battle::from_parts(b0.ctx().clone(), pos, 2);
+    let mut b = Battle::from_parts(b0.setup().clone(), pos, 2);
     b.apply_acts([Some(Act::Move(0)), Some(Act::Move(0))]);
     assert_eq!(b.pos().step(), Step::Choose);
     assert_eq!(b.pos().active[1], 1);
@@ -252,7 +252,7 @@ fn losing_the_last_monster_loses_the_battle() {
     let b0 = battle(&["Ash"], &["Brook"], 4);
     let mut pos = *b0.pos();
     pos.hp[1][0] = 6;
-    let mut b = Battle::from_parts(b0.ctx().clone(), pos, 4);
+    let mut b = Battle::from_parts(b0.setup().clone(), pos, 4);
     let report = resolve(&mut b, "Burn", "Splash");
     assert_eq!(b.outcome(), Some(Outcome::Win(0)));
     assert!(b.awaiting().is_empty());
@@ -374,7 +374,7 @@ fn options_from_empty_json_and_bad_options() {
     let o: BattleOptions = serde_json::from_str("{}").unwrap();
     assert_eq!(o.team_size, 3);
     let b = Battle::new_game(o, 42).unwrap();
-    assert_eq!(b.ctx().teams[0].len(), 3);
+    assert_eq!(b.setup().teams[0].len(), 3);
     assert_eq!(b.awaiting(), vec![0, 1]);
     let same = Battle::new_game(BattleOptions::default(), 42).unwrap();
     assert_eq!(b, same, "teams come from the seed");
@@ -406,7 +406,7 @@ fn roster_file_loads_another_rule_set() {
     };
     let b = Battle::with_roster(&load_roster(&path).unwrap(), &o, 3).unwrap();
     let names = ["Ash", "Brook", "Crag", "Dune"];
-    for m in b.ctx().teams.iter().flatten() {
+    for m in b.setup().teams.iter().flatten() {
         assert!(names.contains(&m.name.as_str()));
     }
     std::fs::write(
@@ -515,7 +515,7 @@ fn builtin_roster_is_balanced() {
                 };
                 let mut b = Battle::with_roster(r, &o, seed * 1000 + (i * n + j) as u64).unwrap();
                 while b.pos().result.is_none() {
-                    let a = [0, 1].map(|x| Some(greedy::choose(b.ctx(), b.pos(), x)));
+                    let a = [0, 1].map(|x| Some(greedy::choose(b.setup(), b.pos(), x)));
                     b.apply_acts(a);
                 }
                 games[i] += 1;
@@ -566,7 +566,7 @@ fn draft_lets_players_pick_teams() {
     b.resolve(m);
     assert!(b.draft().is_none());
     let names = |x: usize| {
-        b.ctx().teams[x]
+        b.setup().teams[x]
             .iter()
             .map(|m| m.name.clone())
             .collect::<Vec<_>>()
@@ -574,7 +574,7 @@ fn draft_lets_players_pick_teams() {
     assert_eq!(names(0), ["Ash", "Crag"]);
     assert_eq!(names(1), ["Dune", "Ash"]);
     assert_eq!(b.awaiting(), vec![0, 1]);
-    assert_eq!(engine::legal(b.ctx(), b.pos(), 0).len(), 4);
+    assert_eq!(engine::legal(b.setup(), b.pos(), 0).len(), 4);
 }
 
 #[test]

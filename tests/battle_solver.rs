@@ -117,7 +117,7 @@ fn a_sure_win_has_value_one() {
     let mut pos = *b.pos();
     pos.hp[1][0] = 1;
     pos.hp[0][0] = 1;
-    let sol = Solution::solve(b.ctx(), &pos, 10_000).unwrap();
+    let sol = Solution::solve(b.setup(), &pos, 10_000).unwrap();
     let v = sol.value(&pos).unwrap();
     // Mote's Jab (90%) KOs: (0.5*10*12/10 + 1) * 1 = 7. If it misses,
     // Wisp's best reply is its own Jab (90%): (0.5*10*10/8 + 1) = 7.25 -> 7,
@@ -137,7 +137,7 @@ fn a_sure_win_has_value_one() {
 fn solver_value_matches_self_play() {
     // 1-v-1 with a speed tie, misses and heals.
     let b = small(&["Pip"], &["Wisp"], 7);
-    let sol = Solution::solve(b.ctx(), b.pos(), 100_000).unwrap();
+    let sol = Solution::solve(b.setup(), b.pos(), 100_000).unwrap();
     let v = sol.value(b.pos()).unwrap();
     let n = 400;
     let mut sum = 0.0;
@@ -147,7 +147,10 @@ fn solver_value_matches_self_play() {
         let mut game = small(&["Pip"], &["Wisp"], 1000 + g);
         while game.pos().result.is_none() {
             let p = *game.pos();
-            let a = [0, 1].map(|x| p.awaits(x).then(|| sol.sample(game.ctx(), &p, x, &mut rng)));
+            let a = [0, 1].map(|x| {
+                p.awaits(x)
+                    .then(|| sol.sample(game.setup(), &p, x, &mut rng))
+            });
             game.apply_acts(a);
         }
         let s = match game.pos().result {
@@ -170,7 +173,7 @@ fn solver_value_matches_self_play() {
 #[test]
 fn two_each_with_replacements_is_solved_consistently() {
     let b = small(&["Pip", "Mote"], &["Wisp", "Mote"], 3);
-    let sol = Solution::solve(b.ctx(), b.pos(), 200_000).expect("small enough");
+    let sol = Solution::solve(b.setup(), b.pos(), 200_000).expect("small enough");
     let v = sol.value(b.pos()).unwrap();
     assert!((-1.0..=1.0).contains(&v));
     // The equilibrium strategies are distributions over legal actions.
@@ -180,5 +183,5 @@ fn two_each_with_replacements_is_solved_consistently() {
         assert!((total - 1.0).abs() < 1e-9);
     }
     // A cap below the state count refuses instead of answering wrongly.
-    assert!(Solution::solve(b.ctx(), b.pos(), 3).is_none());
+    assert!(Solution::solve(b.setup(), b.pos(), 3).is_none());
 }

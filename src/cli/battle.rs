@@ -4,7 +4,7 @@
 use super::tournament::{SeatTimes, timed_ai_decision};
 use anyhow::{Context, bail};
 use games::battle::ai::Level;
-use games::battle::engine::Ctx;
+use games::battle::engine::Setup;
 use games::battle::rules::data::Roster;
 use games::battle::{Battle, BattleOptions};
 use games::seam::Outcome;
@@ -173,14 +173,14 @@ pub fn exploit(e: &ExploitArgs) -> anyhow::Result<ExploitSummary> {
     }
     let roster = Roster::builtin().clone();
     let results = indexed_in_parallel(e.positions, e.threads, |k| {
-        let (ctx, pos, seat) =
+        let (setup, pos, seat) =
             exploit::sample_position(&roster, e.team_size, EXPLOIT_ADVANCE, e.seed, k)?;
         let budget = games::seam::AiBudget {
             iterations: e.iterations,
             deadline: super::tournament::ai_budget(e.budget_ms).deadline,
         };
         exploit::measure(
-            &ctx,
+            &setup,
             &pos,
             seat,
             &level,
@@ -482,14 +482,14 @@ pub fn tournament(t: &TournamentArgs) -> anyhow::Result<TournamentResult> {
 }
 
 /// The context of a fresh battle (for benches): a random `n`-v-`n` on the built-in roster.
-pub fn sample_ctx(n: usize, seed: u64) -> anyhow::Result<Ctx> {
+pub fn sample_setup(n: usize, seed: u64) -> anyhow::Result<Setup> {
     let options = BattleOptions {
         team_size: n,
         ..Default::default()
     };
     let b =
         Battle::with_roster(Roster::builtin(), &options, seed).map_err(|e| anyhow::anyhow!(e.0))?;
-    Ok(b.ctx().clone())
+    Ok(b.setup().clone())
 }
 
 #[cfg(test)]

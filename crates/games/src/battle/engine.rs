@@ -2,7 +2,7 @@
 //! turn's resolution exactly as `specs/battle.md` orders it.
 //!
 //! The position ([`Pos`]) is `Copy` and small so the AIs can simulate
-//! millions of turns; the fixed data of a battle ([`Ctx`]: the two teams,
+//! millions of turns; the fixed data of a battle ([`Setup`]: the two teams,
 //! the type chart, alpha/beta, the turn limit) is kept apart and borrowed.
 //! Every random draw goes through [`Chance`], which the live battle backs
 //! with its seeded generator, the AIs with their own, and the exact solver
@@ -19,7 +19,7 @@ pub const MAX_TEAM: usize = 6;
 
 /// The fixed data of one battle: the rules and both teams.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ctx {
+pub struct Setup {
     /// `alpha` of the damage formula.
     pub alpha: f64,
     /// `beta` of the damage formula.
@@ -34,10 +34,10 @@ pub struct Ctx {
     pub teams: [Vec<MonsterDef>; 2],
 }
 
-impl Ctx {
+impl Setup {
     /// A context with the rules of `roster` and the given teams.
-    pub fn new(roster: &Roster, teams: [Vec<MonsterDef>; 2], turn_limit: u16) -> Ctx {
-        Ctx {
+    pub fn new(roster: &Roster, teams: [Vec<MonsterDef>; 2], turn_limit: u16) -> Setup {
+        Setup {
             alpha: roster.alpha,
             beta: roster.beta,
             turn_limit,
@@ -134,8 +134,8 @@ impl Pos {
     }
 
     /// The number of seat `x`'s monsters with HP > 0.
-    pub fn alive(&self, ctx: &Ctx, x: usize) -> usize {
-        (0..ctx.teams[x].len())
+    pub fn alive(&self, setup: &Setup, x: usize) -> usize {
+        (0..setup.teams[x].len())
             .filter(|&i| self.hp[x][i] > 0)
             .count()
     }
@@ -194,10 +194,10 @@ impl Acts {
 }
 
 /// The legal actions of seat `x` now (empty when it does not act).
-pub fn legal(ctx: &Ctx, pos: &Pos, x: usize) -> Acts {
+pub fn legal(setup: &Setup, pos: &Pos, x: usize) -> Acts {
     let mut out = Acts::new();
     let switches = |out: &mut Acts| {
-        for i in 0..ctx.teams[x].len() {
+        for i in 0..setup.teams[x].len() {
             if i != pos.active[x] as usize && pos.hp[x][i] > 0 {
                 out.push(Act::Switch(i as u8));
             }
@@ -211,7 +211,7 @@ pub fn legal(ctx: &Ctx, pos: &Pos, x: usize) -> Acts {
             }
         }
         Step::Choose => {
-            for m in 0..ctx.active(pos, x).moves.len() {
+            for m in 0..setup.active(pos, x).moves.len() {
                 out.push(Act::Move(m as u8));
             }
             switches(&mut out);
@@ -221,8 +221,8 @@ pub fn legal(ctx: &Ctx, pos: &Pos, x: usize) -> Acts {
 }
 
 /// Whether `a` is legal for seat `x` now.
-pub fn is_legal(ctx: &Ctx, pos: &Pos, x: usize, a: Act) -> bool {
-    legal(ctx, pos, x).as_slice().contains(&a)
+pub fn is_legal(setup: &Setup, pos: &Pos, x: usize, a: Act) -> bool {
+    legal(setup, pos, x).as_slice().contains(&a)
 }
 
 /// The source of every random draw of a turn.
@@ -330,33 +330,33 @@ impl Log for Vec<Event> {
 /// is replaced by the seat's first legal one so simulations never panic
 /// (the host only ever passes validated actions).
 pub fn apply<C: Chance + ?Sized, L: Log>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &mut Pos,
     acts: [Option<Act>; 2],
     ch: &mut C,
     log: &mut L,
 ) {
-    let a = awaited_acts(ctx, pos, acts, true);
-    resolve(ctx, pos, a, ch, log);
+    let a = awaited_acts(setup, pos, acts, true);
+    resolve(setup, pos, a, ch, log);
 }
 
 /// [`apply`] for actions the caller took from [`legal`] (the searches,
 /// which apply millions of them): they are not checked again. A seat that
 /// acts but is given `None` still gets its first legal action.
 pub fn apply_legal<C: Chance + ?Sized, L: Log>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &mut Pos,
     acts: [Option<Act>; 2],
     ch: &mut C,
     log: &mut L,
 ) {
-    let a = awaited_acts(ctx, pos, acts, false);
-    resolve(ctx, pos, a, ch, log);
+    let a = awaited_acts(setup, pos, acts, false);
+    resolve(setup, pos, a, ch, log);
 }
 
 /// The action of each awaited seat: the one given (checked against
 /// [`legal`] when `check`), else its first legal action.
-fn awaited_acts(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2], check: bool) -> [Act; 2] {
+fn awaited_acts(setup: &Setup, pos: &Pos, acts: [Option<Act>; 2], check: bool) -> [Act; 2] {
     let mut a = [Act::Move(0); 2];
     for x in 0..2 {
         if !pos.awaits(x) {
@@ -364,8 +364,8 @@ fn awaited_acts(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2], check: bool) -> [A
         }
         a[x] = match acts[x] {
             Some(act) if !check => act,
-            Some(act) if legal(ctx, pos, x).as_slice().contains(&act) => act,
-            _ => legal(ctx, pos, x).as_slice()[0],
+            Some(act) if legal(setup, pos, x).as_slice().contains(&act) => act,
+            _ => legal(setup, pos, x).as_slice()[0],
         };
     }
     a
@@ -373,7 +373,7 @@ fn awaited_acts(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2], check: bool) -> [A
 
 /// Carries out a step once every awaited seat has its (legal) action.
 fn resolve<C: Chance + ?Sized, L: Log>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &mut Pos,
     a: [Act; 2],
     ch: &mut C,
@@ -396,13 +396,13 @@ fn resolve<C: Chance + ?Sized, L: Log>(
                 }
             }
         }
-        Step::Choose => turn(ctx, pos, a, ch, log),
+        Step::Choose => turn(setup, pos, a, ch, log),
     }
 }
 
 /// One simultaneous turn: switches first, then moves in speed order.
 fn turn<C: Chance + ?Sized, L: Log>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &mut Pos,
     a: [Act; 2],
     ch: &mut C,
@@ -422,8 +422,8 @@ fn turn<C: Chance + ?Sized, L: Log>(
     // 2. Moves in speed order; a fair coin on a tie (drawn only when both move).
     let order: [usize; 2] = match (a[0], a[1]) {
         (Act::Move(_), Act::Move(_)) => {
-            let s0 = ctx.active(pos, 0).spd;
-            let s1 = ctx.active(pos, 1).spd;
+            let s0 = setup.active(pos, 0).spd;
+            let s1 = setup.active(pos, 1).spd;
             if s0 > s1 {
                 [0, 1]
             } else if s1 > s0 {
@@ -450,7 +450,7 @@ fn turn<C: Chance + ?Sized, L: Log>(
             });
             continue;
         }
-        let user = &ctx.teams[x][me];
+        let user = &setup.teams[x][me];
         let Some(mv) = user.moves.get(m as usize) else {
             continue;
         };
@@ -462,8 +462,8 @@ fn turn<C: Chance + ?Sized, L: Log>(
             } => {
                 if ch.hit(accuracy) {
                     let them = pos.active[y] as usize;
-                    let target = &ctx.teams[y][them];
-                    let damage = ctx.damage(user, power, ty, target);
+                    let target = &setup.teams[y][them];
+                    let damage = setup.damage(user, power, ty, target);
                     let h = &mut pos.hp[y][them];
                     *h = h.saturating_sub(damage);
                     log.on(Event::Hit {
@@ -471,7 +471,7 @@ fn turn<C: Chance + ?Sized, L: Log>(
                         mv: m,
                         damage,
                         left: *h,
-                        e: ctx.chart[ty as usize][target.ty as usize],
+                        e: setup.chart[ty as usize][target.ty as usize],
                     });
                     if *h == 0 {
                         log.on(Event::Fainted {
@@ -506,7 +506,7 @@ fn turn<C: Chance + ?Sized, L: Log>(
     let mut out = [false; 2];
     for x in 0..2 {
         if pos.hp[x][pos.active[x] as usize] == 0 {
-            if pos.alive(ctx, x) == 0 {
+            if pos.alive(setup, x) == 0 {
                 out[x] = true;
             } else {
                 pos.need[x] = true;
@@ -517,7 +517,7 @@ fn turn<C: Chance + ?Sized, L: Log>(
         [true, true] => Some(Res::Draw),
         [true, false] => Some(Res::Win(1)),
         [false, true] => Some(Res::Win(0)),
-        [false, false] if pos.turn >= ctx.turn_limit => Some(Res::Draw),
+        [false, false] if pos.turn >= setup.turn_limit => Some(Res::Draw),
         _ => None,
     };
     if let Some(r) = result {
@@ -529,8 +529,8 @@ fn turn<C: Chance + ?Sized, L: Log>(
     // A replacement with exactly one candidate is not a choice: send it in
     // at once so nobody is asked to confirm the only option.
     for x in 0..2 {
-        if pos.need[x] && pos.alive(ctx, x) == 1 {
-            let i = (0..ctx.teams[x].len())
+        if pos.need[x] && pos.alive(setup, x) == 1 {
+            let i = (0..setup.teams[x].len())
                 .find(|&i| pos.hp[x][i] > 0)
                 .unwrap_or(0);
             pos.active[x] = i as u8;
@@ -580,7 +580,7 @@ impl Chance for Scripted<'_> {
 
 /// Every outcome of applying `acts` at `pos` with its probability (outcomes
 /// with probability 0 are left out; equal positions are merged).
-pub fn outcomes(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2]) -> Vec<(f64, Pos)> {
+pub fn outcomes(setup: &Setup, pos: &Pos, acts: [Option<Act>; 2]) -> Vec<(f64, Pos)> {
     let mut out: Vec<(f64, Pos)> = Vec::new();
     let mut stack: Vec<Vec<bool>> = vec![Vec::new()];
     while let Some(script) = stack.pop() {
@@ -591,7 +591,7 @@ pub fn outcomes(ctx: &Ctx, pos: &Pos, acts: [Option<Act>; 2]) -> Vec<(f64, Pos)>
             ran_out: false,
         };
         let mut p = *pos;
-        apply(ctx, &mut p, acts, &mut ch, &mut ());
+        apply(setup, &mut p, acts, &mut ch, &mut ());
         if ch.ran_out {
             for b in [false, true] {
                 let mut s = script.clone();

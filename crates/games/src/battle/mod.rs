@@ -21,7 +21,7 @@ pub mod rules;
 pub mod solver;
 
 use crate::seam::{ActionError, AiBudget, Game, OptionsError, Outcome, Seat, TurnReport, View};
-use engine::{Act, Ctx, Event, Pos, Res};
+use engine::{Act, Event, Pos, Res, Setup};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rules::data::{MonsterDef, Roster};
@@ -107,7 +107,10 @@ pub struct Draft {
 /// A monster battle in progress (the state the host stores).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Battle {
-    ctx: Ctx,
+    /// Stored under its old name `ctx`, so games saved before the rename
+    /// still load.
+    #[serde(rename = "ctx")]
+    setup: Setup,
     pos: Pos,
     rng: ChaCha8Rng,
     draft: Option<Draft>,
@@ -189,10 +192,10 @@ impl Battle {
                 [a, b]
             }
         };
-        let ctx = Ctx::new(roster, teams, turn_limit);
-        let pos = ctx.start();
+        let setup = Setup::new(roster, teams, turn_limit);
+        let pos = setup.start();
         Ok(Battle {
-            ctx,
+            setup,
             pos,
             rng,
             draft,
@@ -200,9 +203,9 @@ impl Battle {
     }
 
     /// A battle at a given position (tests, solvers, the tournament).
-    pub fn from_parts(ctx: Ctx, pos: Pos, seed: u64) -> Battle {
+    pub fn from_parts(setup: Setup, pos: Pos, seed: u64) -> Battle {
         Battle {
-            ctx,
+            setup,
             pos,
             rng: ChaCha8Rng::seed_from_u64(seed),
             draft: None,
@@ -210,8 +213,8 @@ impl Battle {
     }
 
     /// The fixed data of this battle (teams and rules).
-    pub fn ctx(&self) -> &Ctx {
-        &self.ctx
+    pub fn setup(&self) -> &Setup {
+        &self.setup
     }
 
     /// The current position.
@@ -228,7 +231,7 @@ impl Battle {
     /// the battle's own generator; returns the turn's events.
     pub fn apply_acts(&mut self, acts: [Option<Act>; 2]) -> Vec<Event> {
         let mut log = Vec::new();
-        engine::apply(&self.ctx, &mut self.pos, acts, &mut self.rng, &mut log);
+        engine::apply(&self.setup, &mut self.pos, acts, &mut self.rng, &mut log);
         log
     }
 
@@ -243,8 +246,8 @@ impl Battle {
                 .map(|&i| d.pool[i as usize].clone())
                 .collect::<Vec<_>>()
         });
-        self.ctx.teams = teams;
-        self.pos = self.ctx.start();
+        self.setup.teams = teams;
+        self.pos = self.setup.start();
         self.draft = None;
     }
 }
@@ -344,7 +347,7 @@ impl Game for Battle {
         let acts = [0, 1].map(|x| actions.get(&x).and_then(|a| a.act()));
         let before = self.pos;
         let events = self.apply_acts(acts);
-        let public = notation::report(&self.ctx, &before, acts, &events);
+        let public = notation::report(&self.setup, &before, acts, &events);
         TurnReport {
             public,
             ..Default::default()
@@ -361,7 +364,7 @@ impl Game for Battle {
             return BattleAction::Pick(rest);
         }
         // The greedy choice: a sensible, deterministic move for an absent player.
-        ai::greedy::choose(&self.ctx, &self.pos, seat.min(1)).into()
+        ai::greedy::choose(&self.setup, &self.pos, seat.min(1)).into()
     }
 
     fn forfeit(&mut self, seat: Seat) -> TurnReport {
@@ -405,7 +408,7 @@ impl Game for Battle {
         }
         if self.pos.awaits(seat) {
             let lvl = ai::Level::parse(level).unwrap_or_default();
-            return ai::choose(&self.ctx, &self.pos, seat, &lvl, budget, seed).into();
+            return ai::choose(&self.setup, &self.pos, seat, &lvl, budget, seed).into();
         }
         // Not this seat's turn: any action is ignored; answer the default.
         self.default_action(seat)

@@ -7,13 +7,13 @@
 //! in the replacement step it is a team position. A bare monster name in the
 //! choose step is read as a switch when no move has that name.
 
-use super::engine::{self, Act, Ctx, Event, Pos, Res, Step};
+use super::engine::{self, Act, Event, Pos, Res, Setup, Step};
 use super::rules::data::{MonsterDef, MoveKind, fold};
 use super::{Battle, BattleAction};
 use crate::seam::{ActionChoice, ActionError, ChoiceStyle, Seat, View};
 
 /// A move's short description, e.g. "Blaze Lance (Flame 70, 85%)".
-pub fn move_label(ctx_types: &[String], m: &super::rules::data::MoveDef) -> String {
+pub fn move_label(type_names: &[String], m: &super::rules::data::MoveDef) -> String {
     match m.kind {
         MoveKind::Attack {
             power,
@@ -22,7 +22,7 @@ pub fn move_label(ctx_types: &[String], m: &super::rules::data::MoveDef) -> Stri
         } => format!(
             "{} ({} {}, {}%)",
             m.name,
-            ctx_types
+            type_names
                 .get(ty as usize)
                 .map(String::as_str)
                 .unwrap_or("?"),
@@ -73,7 +73,7 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             legal_list(b, seat),
         ));
     }
-    let ctx = &b.ctx;
+    let setup = &b.setup;
     let pos = &b.pos;
     let step = pos.step();
     let lower = text.to_lowercase();
@@ -81,7 +81,7 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
         .strip_prefix("switch")
         .or_else(|| lower.strip_prefix("sw "))
         .map(|s| s.trim_start_matches([' ', ':', '>']).trim().to_string());
-    let me = ctx.active(pos, seat);
+    let me = setup.active(pos, seat);
 
     let target = match (&switch_arg, step) {
         (Some(arg), _) => Some(arg.clone()),
@@ -108,10 +108,10 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
         Some(a) => a,
         None => {
             // Maybe a bare monster name (a switch), else a move the active monster lacks.
-            if find_member(ctx, seat, &lower).is_some() {
+            if find_member(setup, seat, &lower).is_some() {
                 lower.clone()
             } else {
-                let lacks = ctx
+                let lacks = setup
                     .teams
                     .iter()
                     .flatten()
@@ -135,17 +135,17 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             legal_list(b, seat),
         ));
     }
-    let Some(i) = find_member(ctx, seat, &arg) else {
+    let Some(i) = find_member(setup, seat, &arg) else {
         return Err(ActionError::new(
             format!("`{arg}` is not a monster of your team."),
             legal_list(b, seat),
         ));
     };
     let act = Act::Switch(i as u8);
-    if engine::is_legal(ctx, pos, seat, act) {
+    if engine::is_legal(setup, pos, seat, act) {
         return Ok(BattleAction::Switch(i as u8));
     }
-    let name = &ctx.teams[seat][i].name;
+    let name = &setup.teams[seat][i].name;
     let problem = if pos.hp[seat][i] == 0 {
         format!("{name} has fainted and cannot be sent in.")
     } else if i == pos.active[seat] as usize {
@@ -157,8 +157,8 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
 }
 
 /// A team member by name or 1-based position.
-fn find_member(ctx: &Ctx, seat: Seat, arg: &str) -> Option<usize> {
-    let team = &ctx.teams[seat];
+fn find_member(setup: &Setup, seat: Seat, arg: &str) -> Option<usize> {
+    let team = &setup.teams[seat];
     if let Ok(k) = arg.trim().parse::<usize>() {
         return (1..=team.len()).contains(&k).then(|| k - 1);
     }
@@ -271,7 +271,7 @@ pub fn validate(b: &Battle, seat: Seat, action: &BattleAction) -> Result<(), Act
         };
     }
     match action.act() {
-        Some(a) if b.pos.awaits(seat) && engine::is_legal(&b.ctx, &b.pos, seat, a) => Ok(()),
+        Some(a) if b.pos.awaits(seat) && engine::is_legal(&b.setup, &b.pos, seat, a) => Ok(()),
         _ => Err(ActionError::new(
             format!("`{text}` is not legal now."),
             legal_list(b, seat),
@@ -296,7 +296,7 @@ pub fn describe(b: &Battle, seat: Seat, action: &BattleAction) -> String {
             format!("pick {}", names.join(", "))
         }
         BattleAction::Move(m) => {
-            let Some(me) = b.ctx.teams[seat].get(b.pos.active[seat] as usize) else {
+            let Some(me) = b.setup.teams[seat].get(b.pos.active[seat] as usize) else {
                 return format!("move {}", m + 1);
             };
             me.moves
@@ -304,7 +304,7 @@ pub fn describe(b: &Battle, seat: Seat, action: &BattleAction) -> String {
                 .map(|mv| mv.name.clone())
                 .unwrap_or(format!("move {}", m + 1))
         }
-        BattleAction::Switch(i) => match b.ctx.teams[seat].get(*i as usize) {
+        BattleAction::Switch(i) => match b.setup.teams[seat].get(*i as usize) {
             Some(m) => format!("switch {}", m.name),
             None => format!("switch {}", i + 1),
         },
@@ -323,7 +323,7 @@ pub fn choices(b: &Battle, seat: Seat) -> Vec<ActionChoice> {
             for (i, m) in d.pool.iter().enumerate() {
                 if !d.picks[seat].contains(&(i as u16)) {
                     out.push(ActionChoice {
-                        label: monster_label(&b.ctx.types, m),
+                        label: monster_label(&b.setup.types, m),
                         text: m.name.clone(),
                         style: ChoiceStyle::Select,
                     });
@@ -332,24 +332,24 @@ pub fn choices(b: &Battle, seat: Seat) -> Vec<ActionChoice> {
         }
         return out;
     }
-    let ctx = &b.ctx;
-    for a in engine::legal(ctx, &b.pos, seat).as_slice() {
+    let setup = &b.setup;
+    for a in engine::legal(setup, &b.pos, seat).as_slice() {
         match *a {
             Act::Move(m) => {
-                let mv = &ctx.active(&b.pos, seat).moves[m as usize];
+                let mv = &setup.active(&b.pos, seat).moves[m as usize];
                 out.push(ActionChoice {
-                    label: move_label(&ctx.types, mv),
+                    label: move_label(&setup.types, mv),
                     text: mv.name.clone(),
                     style: ChoiceStyle::Button,
                 });
             }
             Act::Switch(i) => {
-                let m = &ctx.teams[seat][i as usize];
+                let m = &setup.teams[seat][i as usize];
                 out.push(ActionChoice {
                     label: format!(
                         "Switch to {} ({}, HP {}/{})",
                         m.name,
-                        type_name(&ctx.types, m.ty),
+                        type_name(&setup.types, m.ty),
                         b.pos.hp[seat][i as usize],
                         m.hp
                     ),
@@ -433,9 +433,9 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             choices,
         };
     }
-    let ctx = &b.ctx;
+    let setup = &b.setup;
     let pos = &b.pos;
-    if ctx.teams.iter().any(Vec::is_empty) {
+    if setup.teams.iter().any(Vec::is_empty) {
         // A battle that ended in its draft (stored before the draft was
         // kept on a forfeit): there is no active monster to show.
         let status = pos
@@ -447,21 +447,21 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             choices,
         };
     }
-    let mut board = format!("Turn {} of {}\n", pos.turn + 1, ctx.turn_limit);
+    let mut board = format!("Turn {} of {}\n", pos.turn + 1, setup.turn_limit);
     for x in 0..2 {
-        let m = ctx.active(pos, x);
+        let m = setup.active(pos, x);
         let h = pos.hp[x][pos.active[x] as usize];
         board.push_str(&format!(
             "Player {}: {} ({}) HP {}/{} {}\n",
             x + 1,
             m.name,
-            type_name(&ctx.types, m.ty),
+            type_name(&setup.types, m.ty),
             h,
             m.hp,
             bar(h, m.hp)
         ));
         board.push_str(&format!("  Atk {} Def {} Spd {}\n", m.atk, m.def, m.spd));
-        let bench: Vec<String> = ctx.teams[x]
+        let bench: Vec<String> = setup.teams[x]
             .iter()
             .enumerate()
             .filter(|&(i, _)| i != pos.active[x] as usize)
@@ -495,7 +495,7 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
         // The score a player reads at the end: monsters still standing.
         Step::Over(Res::Win(x)) => {
             let x = usize::from(x);
-            let (won, lost) = (pos.alive(ctx, x), pos.alive(ctx, 1 - x));
+            let (won, lost) = (pos.alive(setup, x), pos.alive(setup, 1 - x));
             format!(
                 "Player {} won, {won} monster{} standing to {lost}, after {} turns.",
                 x + 1,
@@ -504,8 +504,8 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             )
         }
         Step::Over(Res::Draw) => {
-            if pos.turn >= ctx.turn_limit {
-                format!("Draw: the turn limit ({}) was reached.", ctx.turn_limit)
+            if pos.turn >= setup.turn_limit {
+                format!("Draw: the turn limit ({}) was reached.", setup.turn_limit)
             } else {
                 "Draw.".into()
             }
@@ -538,7 +538,7 @@ fn over_status(r: Res) -> String {
 }
 
 /// The public text of one resolved step.
-pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]) -> String {
+pub fn report(setup: &Setup, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]) -> String {
     // Names are taken from a position tracked along the events, since
     // switches change who is active mid-turn.
     let mut active = before.active;
@@ -547,7 +547,7 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
         format!(
             "Player {}'s {}",
             x + 1,
-            ctx.teams[x as usize][active[x as usize] as usize].name
+            setup.teams[x as usize][active[x as usize] as usize].name
         )
     };
     for e in events {
@@ -558,7 +558,7 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
                 replacement,
             } => {
                 active[*seat as usize] = *to;
-                let name = &ctx.teams[*seat as usize][*to as usize].name;
+                let name = &setup.teams[*seat as usize][*to as usize].name;
                 lines.push(if *replacement {
                     format!("Player {} sends in {name}.", seat + 1)
                 } else {
@@ -576,7 +576,7 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
                 left,
                 e,
             } => {
-                let user = ctx.teams[*seat as usize][active[*seat as usize] as usize].moves
+                let user = setup.teams[*seat as usize][active[*seat as usize] as usize].moves
                     [*mv as usize]
                     .name
                     .clone();
@@ -593,12 +593,12 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
                 lines.push(format!(
                     "{} uses {user}: {damage} damage to {} ({left} HP left).{eff}",
                     who(*seat, &active),
-                    ctx.teams[y as usize][active[y as usize] as usize].name
+                    setup.teams[y as usize][active[y as usize] as usize].name
                 ));
             }
             Event::Miss { seat, mv } => {
-                let m =
-                    &ctx.teams[*seat as usize][active[*seat as usize] as usize].moves[*mv as usize];
+                let m = &setup.teams[*seat as usize][active[*seat as usize] as usize].moves
+                    [*mv as usize];
                 lines.push(format!(
                     "{} uses {}, but it misses.",
                     who(*seat, &active),
@@ -611,8 +611,8 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
                 amount,
                 now,
             } => {
-                let m =
-                    &ctx.teams[*seat as usize][active[*seat as usize] as usize].moves[*mv as usize];
+                let m = &setup.teams[*seat as usize][active[*seat as usize] as usize].moves
+                    [*mv as usize];
                 lines.push(format!(
                     "{} uses {}: heals {amount} HP ({now} HP).",
                     who(*seat, &active),
@@ -622,7 +622,7 @@ pub fn report(ctx: &Ctx, before: &Pos, _acts: [Option<Act>; 2], events: &[Event]
             Event::Fainted { seat, mon } => lines.push(format!(
                 "Player {}'s {} faints!",
                 seat + 1,
-                ctx.teams[*seat as usize][*mon as usize].name
+                setup.teams[*seat as usize][*mon as usize].name
             )),
             Event::Skipped { seat, .. } => lines.push(format!(
                 "{} cannot move: it has fainted.",

@@ -13,7 +13,7 @@
 //! It is the test oracle of the engine and the AI `exact`, and the default
 //! AI uses it in endgames with one monster per side.
 
-use super::engine::{self, Act, Acts, Ctx, Pos, Res, Step};
+use super::engine::{self, Act, Acts, Pos, Res, Setup, Step};
 use crate::seam::AiBudget;
 use rand::Rng;
 use std::cell::Cell;
@@ -41,7 +41,7 @@ pub const UNTIMED_MAX_LEVELS: usize = 200;
 /// (`Game::ai_action` takes `&self`), so the cache lives here; a solution
 /// is a pure function of the context and position, so a hit returns
 /// exactly what a fresh solve would and determinism is kept.
-static CACHE: Mutex<Vec<(Ctx, Arc<Solution>)>> = Mutex::new(Vec::new());
+static CACHE: Mutex<Vec<(Setup, Arc<Solution>)>> = Mutex::new(Vec::new());
 
 /// The solution covering `pos`: from the cache if an earlier turn of the
 /// same battle solved it, else solved now within the budget (its
@@ -49,7 +49,7 @@ static CACHE: Mutex<Vec<(Ctx, Arc<Solution>)>> = Mutex::new(Vec::new());
 /// always bounded) and cached. `None` if it has more than `max_states`
 /// states or the budget ran out.
 pub fn cached_solve(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     max_states: usize,
     budget: &AiBudget,
@@ -62,7 +62,7 @@ pub fn cached_solve(
         let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(i) = cache
             .iter()
-            .position(|(c, s)| s.index.contains_key(&k) && c == ctx)
+            .position(|(c, s)| s.index.contains_key(&k) && c == setup)
         {
             let hit = cache.remove(i);
             let sol = hit.1.clone();
@@ -76,9 +76,9 @@ pub fn cached_solve(
         calls.set(calls.get() + 1);
         budget.expired() || calls.get() > max_calls
     };
-    let sol = Arc::new(Solution::solve_within(ctx, pos, max_states, &stop)?);
+    let sol = Arc::new(Solution::solve_within(setup, pos, max_states, &stop)?);
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    cache.insert(0, (ctx.clone(), sol.clone()));
+    cache.insert(0, (setup.clone(), sol.clone()));
     cache.truncate(CACHE_SIZE);
     Some(sol)
 }
@@ -132,15 +132,15 @@ fn pick(acts: &Acts, i: usize) -> Option<Act> {
 impl Solution {
     /// Solves the battle from `root`, or `None` if more than `max_states`
     /// positions are reachable.
-    pub fn solve(ctx: &Ctx, root: &Pos, max_states: usize) -> Option<Solution> {
-        Self::solve_within(ctx, root, max_states, &|| false)
+    pub fn solve(setup: &Setup, root: &Pos, max_states: usize) -> Option<Solution> {
+        Self::solve_within(setup, root, max_states, &|| false)
     }
 
     /// [`Solution::solve`] that gives up (`None`) as soon as `stop` says so;
     /// it is asked every few hundred states or LPs, so an AI's stopwatch
     /// bounds the solve.
     pub fn solve_within(
-        ctx: &Ctx,
+        setup: &Setup,
         root: &Pos,
         max_states: usize,
         stop: &dyn Fn() -> bool,
@@ -149,7 +149,7 @@ impl Solution {
             return None;
         }
         // Simulate without the turn limit; the levels apply it.
-        let mut free = ctx.clone();
+        let mut free = setup.clone();
         free.turn_limit = u16::MAX;
         let mut states: Vec<State> = Vec::new();
         let mut index: HashMap<Pos, u32> = HashMap::new();
@@ -158,8 +158,8 @@ impl Solution {
         states.push(State {
             pos: root_key,
             acts: [
-                engine::legal(ctx, &root_key, 0),
-                engine::legal(ctx, &root_key, 1),
+                engine::legal(setup, &root_key, 0),
+                engine::legal(setup, &root_key, 1),
             ],
             outs: Vec::new(),
         });
@@ -193,8 +193,8 @@ impl Solution {
                                         states.push(State {
                                             pos: kq,
                                             acts: [
-                                                engine::legal(ctx, &kq, 0),
-                                                engine::legal(ctx, &kq, 1),
+                                                engine::legal(setup, &kq, 0),
+                                                engine::legal(setup, &kq, 1),
                                             ],
                                             outs: Vec::new(),
                                         });
@@ -216,9 +216,9 @@ impl Solution {
             states,
             index,
             levels: vec![],
-            turn_limit: ctx.turn_limit,
+            turn_limit: setup.turn_limit,
         };
-        let horizon = ctx.turn_limit.saturating_sub(root.turn) as usize;
+        let horizon = setup.turn_limit.saturating_sub(root.turn) as usize;
         sol.iterate(horizon, stop).then_some(sol)
     }
 
@@ -350,7 +350,7 @@ impl Solution {
     }
 
     /// An action of `seat` drawn from its equilibrium strategy.
-    pub fn sample<R: Rng>(&self, ctx: &Ctx, pos: &Pos, seat: usize, rng: &mut R) -> Act {
+    pub fn sample<R: Rng>(&self, setup: &Setup, pos: &Pos, seat: usize, rng: &mut R) -> Act {
         let strat = self.strategy(pos, seat);
         let mut r: f64 = rng.r#gen();
         for &(a, p) in &strat {
@@ -364,7 +364,7 @@ impl Solution {
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|s| s.0)
             .unwrap_or_else(|| {
-                engine::legal(ctx, pos, seat)
+                engine::legal(setup, pos, seat)
                     .as_slice()
                     .first()
                     .copied()

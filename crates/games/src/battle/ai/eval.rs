@@ -9,7 +9,7 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use super::super::engine::{Ctx, MAX_TEAM, Pos, Res};
+use super::super::engine::{MAX_TEAM, Pos, Res, Setup};
 use super::super::rules::data::{MAX_MOVES, MoveKind};
 use super::greedy::{HEAL_BELOW, heal_move};
 
@@ -42,8 +42,8 @@ pub fn terminal(r: Res) -> f64 {
 }
 
 /// Seat `x`'s share of total team HP left, in [0, 1].
-fn hp_share(ctx: &Ctx, hp: &[[f64; 6]; 2], x: usize) -> f64 {
-    let team = &ctx.teams[x];
+fn hp_share(setup: &Setup, hp: &[[f64; 6]; 2], x: usize) -> f64 {
+    let team = &setup.teams[x];
     let sum: f64 = team
         .iter()
         .enumerate()
@@ -69,17 +69,17 @@ pub struct HitTable {
 }
 
 impl HitTable {
-    /// The table of `ctx`'s two teams.
-    pub fn new(ctx: &Ctx) -> HitTable {
+    /// The table of `setup`'s two teams.
+    pub fn new(setup: &Setup) -> HitTable {
         let mut t = HitTable {
             hits: [[[[(0.0, 0.0); MAX_MOVES]; MAX_TEAM]; MAX_TEAM]; 2],
             attacks: [[0; MAX_TEAM]; 2],
             heal: [[None; MAX_TEAM]; 2],
         };
         for x in 0..2 {
-            for (i, a) in ctx.teams[x].iter().enumerate().take(MAX_TEAM) {
+            for (i, a) in setup.teams[x].iter().enumerate().take(MAX_TEAM) {
                 t.heal[x][i] = heal_move(a).map(|(_, r)| r);
-                for (j, d) in ctx.teams[1 - x].iter().enumerate().take(MAX_TEAM) {
+                for (j, d) in setup.teams[1 - x].iter().enumerate().take(MAX_TEAM) {
                     let mut n = 0;
                     for m in a.moves.iter().take(MAX_MOVES) {
                         if let MoveKind::Attack {
@@ -88,7 +88,7 @@ impl HitTable {
                             ty,
                         } = m.kind
                         {
-                            t.hits[x][i][j][n] = (accuracy, ctx.damage(a, power, ty, d) as f64);
+                            t.hits[x][i][j][n] = (accuracy, setup.damage(a, power, ty, d) as f64);
                             n += 1;
                         }
                     }
@@ -103,11 +103,11 @@ impl HitTable {
 /// What seat `x`'s monster `i` does to the opposing monster `j` in the
 /// race: its heal when below [`HEAL_BELOW`] of its HP, else the attack
 /// with the best expected damage (capped at the defender's HP).
-fn plan(t: &HitTable, ctx: &Ctx, x: usize, i: usize, j: usize, hp_a: f64, hp_d: f64) -> Plan {
+fn plan(t: &HitTable, setup: &Setup, x: usize, i: usize, j: usize, hp_a: f64, hp_d: f64) -> Plan {
     if let Some(r) = t.heal[x][i]
-        && hp_a < HEAL_BELOW * ctx.teams[x][i].hp as f64
+        && hp_a < HEAL_BELOW * setup.teams[x][i].hp as f64
     {
-        return Plan::Heal(r * ctx.teams[x][i].hp as f64);
+        return Plan::Heal(r * setup.teams[x][i].hp as f64);
     }
     let cap = hp_d.max(1.0);
     let mut best = 0.0f64;
@@ -126,18 +126,18 @@ enum Plan {
 /// opposing monster `j`.
 fn replacement(
     t: &HitTable,
-    ctx: &Ctx,
+    setup: &Setup,
     hp: &[[f64; 6]; 2],
     x: usize,
     j: usize,
     hp_d: f64,
 ) -> Option<usize> {
     let mut best: Option<(f64, usize)> = None;
-    for (i, m) in ctx.teams[x].iter().enumerate() {
+    for (i, m) in setup.teams[x].iter().enumerate() {
         if hp[x][i] <= 0.0 {
             continue;
         }
-        let v = match plan(t, ctx, x, i, j, m.hp as f64, hp_d) {
+        let v = match plan(t, setup, x, i, j, m.hp as f64, hp_d) {
             Plan::Hit(v) => v,
             Plan::Heal(_) => 0.0,
         };
@@ -204,22 +204,22 @@ impl Weights {
 }
 
 /// The features of `pos` (not over).
-pub fn features(ctx: &Ctx, pos: &Pos) -> Features {
-    features_with(ctx, &HitTable::new(ctx), pos)
+pub fn features(setup: &Setup, pos: &Pos) -> Features {
+    features_with(setup, &HitTable::new(setup), pos)
 }
 
 /// [`features`] with the battle's [`HitTable`] already built.
-pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
+pub fn features_with(setup: &Setup, table: &HitTable, pos: &Pos) -> Features {
     let mut hp = [[0.0f64; 6]; 2];
     for x in 0..2 {
-        for i in 0..ctx.teams[x].len() {
+        for i in 0..setup.teams[x].len() {
             hp[x][i] = pos.hp[x][i] as f64;
         }
     }
-    let material = hp_share(ctx, &hp, 0) - hp_share(ctx, &hp, 1);
-    let size = ctx.teams[0].len().max(ctx.teams[1].len()).max(1) as f64;
-    let alive = (pos.alive(ctx, 0) as f64 - pos.alive(ctx, 1) as f64) / size;
-    let turns_left = usize::from(ctx.turn_limit.saturating_sub(pos.turn));
+    let material = hp_share(setup, &hp, 0) - hp_share(setup, &hp, 1);
+    let size = setup.teams[0].len().max(setup.teams[1].len()).max(1) as f64;
+    let alive = (pos.alive(setup, 0) as f64 - pos.alive(setup, 1) as f64) / size;
+    let turns_left = usize::from(setup.turn_limit.saturating_sub(pos.turn));
     let mut active = [pos.active[0] as usize, pos.active[1] as usize];
     let mut past_limit = false;
     let race = 'race: {
@@ -228,10 +228,10 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
             for x in 0..2 {
                 if hp[x][active[x]] <= 0.0 {
                     let y = 1 - x;
-                    match replacement(table, ctx, &hp, x, active[y], hp[y][active[y]]) {
+                    match replacement(table, setup, &hp, x, active[y], hp[y][active[y]]) {
                         Some(i) => active[x] = i,
                         None => {
-                            let m = hp_share(ctx, &hp, y);
+                            let m = hp_share(setup, &hp, y);
                             let s = if y == 0 { 1.0 } else { -1.0 };
                             break 'race s * (0.5 + 0.5 * m);
                         }
@@ -244,12 +244,12 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
             if step + 1 == RACE_STEPS {
                 break;
             }
-            let m0 = &ctx.teams[0][active[0]];
-            let m1 = &ctx.teams[1][active[1]];
+            let m0 = &setup.teams[0][active[0]];
+            let m1 = &setup.teams[1][active[1]];
             let plans = [
                 plan(
                     table,
-                    ctx,
+                    setup,
                     0,
                     active[0],
                     active[1],
@@ -258,7 +258,7 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
                 ),
                 plan(
                     table,
-                    ctx,
+                    setup,
                     1,
                     active[1],
                     active[0],
@@ -275,7 +275,7 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
                 &[2]
             };
             let act = |x: usize, hp: &mut [[f64; 6]; 2]| {
-                let me = &ctx.teams[x][active[x]];
+                let me = &setup.teams[x][active[x]];
                 match plans[x] {
                     Plan::Hit(v) => hp[1 - x][active[1 - x]] -= v,
                     Plan::Heal(h) => {
@@ -294,7 +294,7 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
                 }
             }
         }
-        hp_share(ctx, &hp, 0) - hp_share(ctx, &hp, 1)
+        hp_share(setup, &hp, 0) - hp_share(setup, &hp, 1)
     };
     Features {
         race,
@@ -305,9 +305,9 @@ pub fn features_with(ctx: &Ctx, table: &HitTable, pos: &Pos) -> Features {
 }
 
 /// The evaluation of `pos` for seat 0, in [-1, 1].
-pub fn evaluate(ctx: &Ctx, pos: &Pos) -> f64 {
+pub fn evaluate(setup: &Setup, pos: &Pos) -> f64 {
     if let Some(r) = pos.result {
         return terminal(r);
     }
-    Weights::HAND.value(&features(ctx, pos))
+    Weights::HAND.value(&features(setup, pos))
 }

@@ -48,8 +48,8 @@ pub fn solved_samples(
     per_root: usize,
     max_states: usize,
 ) -> Option<Vec<Sample>> {
-    let (ctx, root, _) = exploit::sample_position(roster, team_size, ADVANCE, seed, index)?;
-    let solution = Solution::solve(&ctx, &root, max_states)?;
+    let (setup, root, _) = exploit::sample_position(roster, team_size, ADVANCE, seed, index)?;
+    let solution = Solution::solve(&setup, &root, max_states)?;
     let mut positions: Vec<Pos> = solution.positions().copied().collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ index.rotate_left(32) ^ 0x5eed);
     positions.shuffle(&mut rng);
@@ -65,7 +65,7 @@ pub fn solved_samples(
             };
             let value = solution.value(&pos)?;
             Some(Sample {
-                features: eval::features(&ctx, &pos),
+                features: eval::features(&setup, &pos),
                 value,
             })
         })

@@ -10,7 +10,7 @@
 //! here). Playouts are interleaved over the actions so a deadline cuts all
 //! of them evenly; with a cut, wins are compared as rates.
 
-use super::super::engine::{self, Act, Ctx, Pos, Res, Step};
+use super::super::engine::{self, Act, Pos, Res, Setup, Step};
 use crate::seam::AiBudget;
 use rand::Rng;
 
@@ -19,11 +19,11 @@ pub const PLAYOUT_SWITCH_PROB: f64 = 0.1;
 
 /// A playout action: a switch with probability 10% (if any), else a move;
 /// in the replacement step a uniformly random replacement.
-pub fn playout_act<R: Rng>(ctx: &Ctx, pos: &Pos, x: usize, rng: &mut R) -> Option<Act> {
+pub fn playout_act<R: Rng>(setup: &Setup, pos: &Pos, x: usize, rng: &mut R) -> Option<Act> {
     if !pos.awaits(x) {
         return None;
     }
-    let l = engine::legal(ctx, pos, x);
+    let l = engine::legal(setup, pos, x);
     let acts = l.as_slice();
     if acts.is_empty() {
         return None;
@@ -41,27 +41,27 @@ pub fn playout_act<R: Rng>(ctx: &Ctx, pos: &Pos, x: usize, rng: &mut R) -> Optio
 }
 
 /// Plays `pos` to the end with playout actions; returns the result.
-pub fn playout<R: Rng>(ctx: &Ctx, pos: &mut Pos, rng: &mut R) -> Res {
+pub fn playout<R: Rng>(setup: &Setup, pos: &mut Pos, rng: &mut R) -> Res {
     loop {
         if let Some(r) = pos.result {
             return r;
         }
-        let a0 = playout_act(ctx, pos, 0, rng);
-        let a1 = playout_act(ctx, pos, 1, rng);
-        engine::apply(ctx, pos, [a0, a1], rng, &mut ());
+        let a0 = playout_act(setup, pos, 0, rng);
+        let a1 = playout_act(setup, pos, 1, rng);
+        engine::apply(setup, pos, [a0, a1], rng, &mut ());
     }
 }
 
 /// The pure Monte Carlo choice of `seat` with `playouts` in total.
 pub fn choose<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     playouts: u64,
     budget: &AiBudget,
     rng: &mut R,
 ) -> Act {
-    let legal = engine::legal(ctx, pos, seat);
+    let legal = engine::legal(setup, pos, seat);
     let acts = legal.as_slice();
     if acts.is_empty() {
         return Act::Move(0);
@@ -86,7 +86,7 @@ pub fn choose<R: Rng>(
             }
             let mut p = *pos;
             let their = if p.awaits(y) {
-                let l = engine::legal(ctx, &p, y);
+                let l = engine::legal(setup, &p, y);
                 Some(l.as_slice()[rng.gen_range(0..l.len())])
             } else {
                 None
@@ -94,8 +94,8 @@ pub fn choose<R: Rng>(
             let mut both = [None, None];
             both[seat] = Some(a);
             both[y] = their;
-            engine::apply(ctx, &mut p, both, rng, &mut ());
-            if playout(ctx, &mut p, rng) == Res::Win(seat as u8) {
+            engine::apply(setup, &mut p, both, rng, &mut ());
+            if playout(setup, &mut p, rng) == Res::Win(seat as u8) {
                 wins[j] += 1;
             }
             done[j] += 1;

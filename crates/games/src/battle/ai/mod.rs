@@ -25,7 +25,7 @@ pub mod search;
 
 use super::BattleAction;
 use super::Draft;
-use super::engine::{self, Act, Ctx, Pos};
+use super::engine::{self, Act, Pos, Setup};
 use crate::seam::AiBudget;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -107,14 +107,14 @@ impl Level {
 /// The action of `seat` at `pos` for `level` within `budget`. Always legal
 /// when the seat has something to do (`Move(0)` otherwise).
 pub fn choose(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     level: &Level,
     budget: AiBudget,
     seed: u64,
 ) -> Act {
-    let legal = engine::legal(ctx, pos, seat);
+    let legal = engine::legal(setup, pos, seat);
     match legal.len() {
         0 => return Act::Move(0),
         1 => return legal.as_slice()[0],
@@ -122,22 +122,23 @@ pub fn choose(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     match *level {
-        Level::Random => random::choose(ctx, pos, seat, &mut rng),
-        Level::Greedy => greedy::choose(ctx, pos, seat),
-        Level::Mc(n) => mc::choose(ctx, pos, seat, n, &budget, &mut rng),
+        Level::Random => random::choose(setup, pos, seat, &mut rng),
+        Level::Greedy => greedy::choose(setup, pos, seat),
+        Level::Mc(n) => mc::choose(setup, pos, seat, n, &budget, &mut rng),
         Level::Default | Level::Hedge(None) => {
-            search::choose_hedge(ctx, pos, seat, &budget, None, &eval::FITTED, &mut rng)
+            search::choose_hedge(setup, pos, seat, &budget, None, &eval::FITTED, &mut rng)
         }
         Level::Search(n) | Level::Hedge(Some(n)) => {
-            search::choose_hedge(ctx, pos, seat, &budget, Some(n), &eval::FITTED, &mut rng)
+            search::choose_hedge(setup, pos, seat, &budget, Some(n), &eval::FITTED, &mut rng)
         }
-        Level::Duct(n) => search::choose(ctx, pos, seat, &budget, n, &mut rng),
-        Level::Mix(n) => search::choose_mixed(ctx, pos, seat, &budget, n, &mut rng),
+        Level::Duct(n) => search::choose(setup, pos, seat, &budget, n, &mut rng),
+        Level::Mix(n) => search::choose_mixed(setup, pos, seat, &budget, n, &mut rng),
         Level::Exact => {
-            match super::solver::cached_solve(ctx, pos, super::solver::EXACT_MAX_STATES, &budget) {
-                Some(sol) => sol.sample(ctx, pos, seat, &mut rng),
+            match super::solver::cached_solve(setup, pos, super::solver::EXACT_MAX_STATES, &budget)
+            {
+                Some(sol) => sol.sample(setup, pos, seat, &mut rng),
                 None => search::search_and_choose(
-                    ctx,
+                    setup,
                     pos,
                     seat,
                     &budget,

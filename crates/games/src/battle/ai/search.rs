@@ -29,7 +29,7 @@
 // Seats index several parallel arrays at once; a range loop reads best.
 #![allow(clippy::needless_range_loop)]
 
-use super::super::engine::{self, Act, Acts, Ctx, Pos, Step};
+use super::super::engine::{self, Act, Acts, Pos, Setup, Step};
 use super::super::rules::data::MoveKind;
 use super::super::solver::{self, Solution};
 use super::eval::{self, Weights};
@@ -135,7 +135,7 @@ struct Node {
 }
 
 struct Tree<'a> {
-    ctx: &'a Ctx,
+    setup: &'a Setup,
     /// How new leaves are valued.
     weights: Weights,
     /// The battle's attacks, precomputed for the evaluation.
@@ -155,9 +155,9 @@ impl Tree<'_> {
         let id = self.nodes.len() as u32;
         let side = |x: usize| {
             Side::new(if self.prune {
-                search_acts(self.ctx, pos, x)
+                search_acts(self.setup, pos, x)
             } else {
-                engine::legal(self.ctx, pos, x)
+                engine::legal(self.setup, pos, x)
             })
         };
         self.nodes.push(Node {
@@ -177,7 +177,7 @@ impl Tree<'_> {
         let a1 = n.sides[1].acts.as_slice().get(i1).copied();
         let mut p = *pos;
         // Both actions come from the node's lists, which `legal` made.
-        engine::apply_legal(self.ctx, &mut p, [a0, a1], rng, &mut ());
+        engine::apply_legal(self.setup, &mut p, [a0, a1], rng, &mut ());
         let v = if let Some(r) = p.result {
             eval::terminal(r)
         } else if let Some(&child) = self.table.get(&p) {
@@ -185,7 +185,7 @@ impl Tree<'_> {
         } else {
             self.add(&p);
             self.weights
-                .value(&eval::features_with(self.ctx, &self.hits, &p))
+                .value(&eval::features_with(self.setup, &self.hits, &p))
         };
         if node == ROOT {
             let cell = &mut self.joint[i0 * 10 + i1];
@@ -213,12 +213,12 @@ impl Tree<'_> {
 /// a search that sees no progress in a stalled position picks among
 /// equal-looking actions and may pass turns with a heal a player would
 /// call a blunder.
-fn search_acts(ctx: &Ctx, pos: &Pos, x: usize) -> Acts {
-    let mut acts = engine::legal(ctx, pos, x);
+fn search_acts(setup: &Setup, pos: &Pos, x: usize) -> Acts {
+    let mut acts = engine::legal(setup, pos, x);
     if pos.step() != Step::Choose {
         return acts;
     }
-    let me = ctx.active(pos, x);
+    let me = setup.active(pos, x);
     if pos.hp[x][pos.active[x] as usize] < me.hp {
         return acts;
     }
@@ -240,8 +240,8 @@ fn search_acts(ctx: &Ctx, pos: &Pos, x: usize) -> Acts {
 }
 
 /// Whether `pos` is an endgame the exact solver should take.
-fn small_endgame(ctx: &Ctx, pos: &Pos) -> bool {
-    pos.alive(ctx, 0) <= 1 && pos.alive(ctx, 1) <= 1
+fn small_endgame(setup: &Setup, pos: &Pos) -> bool {
+    pos.alive(setup, 0) <= 1 && pos.alive(setup, 1) <= 1
 }
 
 /// The root's node id (the first node added).
@@ -249,7 +249,7 @@ const ROOT: u32 = 0;
 
 /// Runs the search from `pos` for `iterations` (or until the stopwatch).
 fn search<'a, R: Rng>(
-    ctx: &'a Ctx,
+    setup: &'a Setup,
     pos: &Pos,
     budget: &AiBudget,
     iterations: u64,
@@ -258,9 +258,9 @@ fn search<'a, R: Rng>(
     rng: &mut R,
 ) -> Tree<'a> {
     let mut tree = Tree {
-        ctx,
+        setup,
         weights: *weights,
-        hits: eval::HitTable::new(ctx),
+        hits: eval::HitTable::new(setup),
         prune,
         nodes: Vec::new(),
         table: FxMap::default(),
@@ -279,14 +279,14 @@ fn search<'a, R: Rng>(
 /// The search's root statistics: each legal action of `seat` with its
 /// visits and mean value (for `seat`). Exposed for tests and the bench.
 pub fn root_stats<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
     iterations: u64,
     rng: &mut R,
 ) -> Vec<(Act, u32, f64)> {
-    let tree = search(ctx, pos, budget, iterations, &Weights::HAND, false, rng);
+    let tree = search(setup, pos, budget, iterations, &Weights::HAND, false, rng);
     marginal_stats(&tree, seat)
 }
 
@@ -342,14 +342,14 @@ fn root_matrix(tree: &Tree) -> (Vec<f64>, usize, usize) {
 /// the simplex method ([`solver::solve_matrix`]), small probabilities
 /// dropped. Exposed for tests and the exploitability tool.
 pub fn root_strategy<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
     iterations: u64,
     rng: &mut R,
 ) -> Vec<(Act, f64)> {
-    let tree = search(ctx, pos, budget, iterations, &Weights::HAND, false, rng);
+    let tree = search(setup, pos, budget, iterations, &Weights::HAND, false, rng);
     let acts = tree.nodes[ROOT as usize].sides[seat].acts;
     if acts.is_empty() {
         return Vec::new();
@@ -377,11 +377,11 @@ pub fn root_strategy<R: Rng>(
 /// Whether the endgame solver should take `pos`, and its solution if it
 /// finishes before the budget's stopwatch expires (the search's original
 /// rule: one monster a side). Used by `duct` and `mix`.
-fn endgame_solution(ctx: &Ctx, pos: &Pos, budget: &AiBudget) -> Option<Arc<Solution>> {
-    if !small_endgame(ctx, pos) {
+fn endgame_solution(setup: &Setup, pos: &Pos, budget: &AiBudget) -> Option<Arc<Solution>> {
+    if !small_endgame(setup, pos) {
         return None;
     }
-    solver::cached_solve(ctx, pos, solver::ENDGAME_MAX_STATES, budget)
+    solver::cached_solve(setup, pos, solver::ENDGAME_MAX_STATES, budget)
 }
 
 /// The `mix` AI's action for `seat`: the search's root solved as a
@@ -394,20 +394,20 @@ fn endgame_solution(ctx: &Ctx, pos: &Pos, budget: &AiBudget) -> Option<Arc<Solut
 /// matrix is too noisy for its equilibrium to beat a weak opponent, so it
 /// is not the default.
 pub fn choose_mixed<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
     iterations: Option<u64>,
     rng: &mut R,
 ) -> Act {
-    if let Some(sol) = endgame_solution(ctx, pos, budget) {
-        return sol.sample(ctx, pos, seat, rng);
+    if let Some(sol) = endgame_solution(setup, pos, budget) {
+        return sol.sample(setup, pos, seat, rng);
     }
     let iterations = iterations
         .or(budget.iterations)
         .unwrap_or(DEFAULT_ITERATIONS);
-    let strategy = root_strategy(ctx, pos, seat, budget, iterations, rng);
+    let strategy = root_strategy(setup, pos, seat, budget, iterations, rng);
     let mut r: f64 = rng.r#gen();
     for &(a, p) in &strategy {
         if r < p {
@@ -423,23 +423,23 @@ pub fn choose_mixed<R: Rng>(
 /// strategy in one-a-side endgames solved before the budget's stopwatch
 /// expires (cached across turns, bounded without a stopwatch).
 pub fn choose<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
     iterations: Option<u64>,
     rng: &mut R,
 ) -> Act {
-    if let Some(sol) = endgame_solution(ctx, pos, budget) {
-        return sol.sample(ctx, pos, seat, rng);
+    if let Some(sol) = endgame_solution(setup, pos, budget) {
+        return sol.sample(setup, pos, seat, rng);
     }
-    most_visited(ctx, pos, seat, budget, iterations, rng)
+    most_visited(setup, pos, seat, budget, iterations, rng)
 }
 
 /// The search half of [`choose`] (no solver): also the `exact` level's
 /// fallback once its larger solve has given up.
 pub fn most_visited<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
@@ -449,7 +449,7 @@ pub fn most_visited<R: Rng>(
     let iterations = iterations
         .or(budget.iterations)
         .unwrap_or(DEFAULT_ITERATIONS);
-    let stats = root_stats(ctx, pos, seat, budget, iterations, rng);
+    let stats = root_stats(setup, pos, seat, budget, iterations, rng);
     // The most visited action (then the best mean): measured against
     // `mc:1000`, playing it beat sampling from the visit distribution by
     // about 10 points of score; DUCT's visits are only a rough equilibrium.
@@ -501,7 +501,7 @@ pub const SOLVE_MAX_ALIVE: usize = 3;
 /// opponent's visits blended 30% with uniform play (62.9%; 58.2% with no
 /// blend; 62.1% on top of the pruning).
 pub fn choose_hedge<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
@@ -509,17 +509,17 @@ pub fn choose_hedge<R: Rng>(
     weights: &Weights,
     rng: &mut R,
 ) -> Act {
-    if pos.alive(ctx, 0) + pos.alive(ctx, 1) <= SOLVE_MAX_ALIVE
-        && let Some(sol) = solver::cached_solve(ctx, pos, solver::ENDGAME_MAX_STATES, budget)
+    if pos.alive(setup, 0) + pos.alive(setup, 1) <= SOLVE_MAX_ALIVE
+        && let Some(sol) = solver::cached_solve(setup, pos, solver::ENDGAME_MAX_STATES, budget)
     {
-        return sol.sample(ctx, pos, seat, rng);
+        return sol.sample(setup, pos, seat, rng);
     }
-    search_and_choose(ctx, pos, seat, budget, iterations, weights, rng)
+    search_and_choose(setup, pos, seat, budget, iterations, weights, rng)
 }
 
 /// The search half of [`choose_hedge`] (no solver).
 pub fn search_and_choose<R: Rng>(
-    ctx: &Ctx,
+    setup: &Setup,
     pos: &Pos,
     seat: usize,
     budget: &AiBudget,
@@ -534,7 +534,7 @@ pub fn search_and_choose<R: Rng>(
         } else {
             DEFAULT_ITERATIONS
         });
-    let tree = search(ctx, pos, budget, iterations, weights, true, rng);
+    let tree = search(setup, pos, budget, iterations, weights, true, rng);
     let stats = marginal_stats(&tree, seat);
     let Some(best) = (0..stats.len()).max_by(|&a, &b| {
         stats[a]
