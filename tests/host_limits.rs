@@ -136,19 +136,38 @@ fn ai_levels_with_parameters_are_checked_by_the_engine() {
         let got = host.check_ai_level(kind, level);
         assert!(got.is_ok(), "{kind} {level}: {got:?}");
     }
-    for (kind, level) in [
-        ("battle", "duct"),
-        ("battle", "search:5000"),
-        ("battle", "mc:lots"),
-        ("battle", "greedy:3"),
-        ("puzzle", "default:bogus=1"),
-        ("puzzle", "default:second=nan"),
-        ("puzzle", "greedy:2"),
-    ] {
+    // Names no offered level starts with: the list of levels is the answer.
+    for (kind, level) in [("battle", "duct"), ("battle", "search:5000")] {
         let err = host.check_ai_level(kind, level).unwrap_err();
         assert!(err.is_user_error(), "{kind} {level}: {err}");
         let text = err.to_string();
         assert!(text.contains("There is no AI level"), "{text}");
+        assert!(text.contains("Levels: default"), "{text}");
+    }
+    // An offered level with a parameter the engine refuses: its reason too.
+    for (kind, level, says) in [
+        (
+            "battle",
+            "mc:lots",
+            "must be a whole number above 0, as in `mc:500`",
+        ),
+        ("battle", "greedy:3", "`greedy` takes no number"),
+        ("puzzle", "default:bogus=1", "`bogus` is not a parameter"),
+        (
+            "puzzle",
+            "default:second=nan",
+            "the value must be a finite number",
+        ),
+        ("puzzle", "greedy:2", "`greedy` takes no parameter"),
+    ] {
+        let err = host.check_ai_level(kind, level).unwrap_err();
+        assert!(err.is_user_error(), "{kind} {level}: {err}");
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!("The AI level `{level}` is refused:")),
+            "{text}"
+        );
+        assert!(text.contains(says), "{text}");
         assert!(text.contains("Levels: default"), "{text}");
     }
 }

@@ -148,15 +148,17 @@ fn mistyped_puzzle_levels_are_refused() {
         "default:classic",
         "default:beam=3/s3=4",
     ] {
-        assert!(<PuzzleDuel as Game>::accepts_ai_level(ok), "{ok}");
+        let got = <PuzzleDuel as Game>::check_ai_level(ok);
+        assert!(got.is_ok(), "{ok}: {got:?}");
     }
-    for bad in [
-        "default:bogus=1",
-        "greedy:3",
-        "genius",
-        "default:second=nan",
-        "random:x",
+    for (bad, says) in [
+        ("default:bogus=1", "`bogus` is not a parameter"),
+        ("greedy:3", "`greedy` takes no parameter"),
+        ("genius", "`genius` is not a puzzle AI level"),
+        ("default:second=nan", "the value must be a finite number"),
+        ("random:x", "`random` takes no parameter"),
     ] {
-        assert!(!<PuzzleDuel as Game>::accepts_ai_level(bad), "{bad}");
+        let why = <PuzzleDuel as Game>::check_ai_level(bad).unwrap_err();
+        assert!(why.contains(says), "{bad}: {why}");
     }
 }

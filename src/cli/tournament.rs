@@ -161,12 +161,13 @@ pub fn run_report<G: Game>(
     let names = &args.ai;
     anyhow::ensure!(names.len() >= 2, "--ai needs at least two AI levels");
     for l in names {
-        anyhow::ensure!(
-            G::accepts_ai_level(l),
-            "unknown AI level `{l}` for {}; the levels are {}",
-            args.game,
-            G::ai_levels().join(", ")
-        );
+        if let Err(why) = G::check_ai_level(l) {
+            anyhow::bail!(
+                "unknown AI level `{l}` for {}: {why}; the levels are {}",
+                args.game,
+                G::ai_levels().join(", ")
+            );
+        }
     }
     let load_start = load_average();
     let jobs = fixtures(names.len(), args.games, args.seed);

@@ -271,13 +271,20 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn ai_levels() -> &'static [&'static str];
     /// Whether `level` names an AI this engine can play, offered or not
     /// (the tournament tools also compare levels kept out of
-    /// [`Game::ai_levels`], and levels with a parameter such as `mc:500`).
-    /// By default: its name before any `:` is an offered level's.
-    fn accepts_ai_level(level: &str) -> bool {
+    /// [`Game::ai_levels`], and levels with a parameter such as `mc:500`);
+    /// `Err` says what is wrong with it in words a player can act on (the
+    /// host shows it). By default: its name before any `:` is an offered
+    /// level's.
+    fn check_ai_level(level: &str) -> Result<(), String> {
         let base = level.split(':').next().unwrap_or("").trim();
-        Self::ai_levels()
+        if Self::ai_levels()
             .iter()
             .any(|k| k.split(':').next() == Some(base))
+        {
+            Ok(())
+        } else {
+            Err(format!("`{base}` is not one of this game's AI levels"))
+        }
     }
     /// An AI's action for `seat` at `level`, within `budget`, drawing any
     /// randomness from `seed`. Returns a legal action.

@@ -427,20 +427,27 @@ fn check_level(entry: &KindEntry, asked: &str) -> Result<String, HostError> {
     let asked = asked.trim().to_ascii_lowercase();
     let base = asked.split(':').next().unwrap_or("");
     // Levels are short (`mc:1000`); a long one is refused, not stored.
-    let known = asked.len() <= MAX_LEVEL_CHARS
-        && levels.iter().any(|l| {
-            *l == asked
-                || (asked.contains(':')
-                    && l.split(':').next() == Some(base)
-                    && (entry.accepts_ai_level)(&asked))
-        });
-    if known {
-        Ok(asked)
-    } else {
-        Err(HostError::user(format!(
-            "There is no AI level `{}`. Levels: {}.",
-            super::limits::clip(&asked, MAX_LEVEL_CHARS),
-            levels.join(", ")
-        )))
+    let offered_base =
+        asked.contains(':') && levels.iter().any(|l| l.split(':').next() == Some(base));
+    if asked.len() <= MAX_LEVEL_CHARS {
+        if levels.contains(&asked.as_str()) {
+            return Ok(asked);
+        }
+        // An offered level with a parameter (`mc:500`): the engine decides,
+        // and its reason is worth more to the player than the list alone.
+        if offered_base {
+            return match (entry.check_ai_level)(&asked) {
+                Ok(()) => Ok(asked),
+                Err(why) => Err(HostError::user(format!(
+                    "The AI level `{asked}` is refused: {why}. Levels: {}.",
+                    levels.join(", ")
+                ))),
+            };
+        }
     }
+    Err(HostError::user(format!(
+        "There is no AI level `{}`. Levels: {}.",
+        super::limits::clip(&asked, MAX_LEVEL_CHARS),
+        levels.join(", ")
+    )))
 }

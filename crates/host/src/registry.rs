@@ -211,9 +211,9 @@ pub struct KindEntry {
     pub name: &'static str,
     /// The AI levels the kind offers, default first.
     pub ai_levels: &'static [&'static str],
-    /// See [`Game::accepts_ai_level`]: whether the engine plays a level as
-    /// written (`mc:500`), beyond the offered names.
-    pub accepts_ai_level: fn(&str) -> bool,
+    /// See [`Game::check_ai_level`]: whether the engine plays a level as
+    /// written (`mc:500`), beyond the offered names, and if not, why.
+    pub check_ai_level: fn(&str) -> Result<(), String>,
     /// See [`Game::MOVES_IN_CHANNEL`]: moves are made in the channel, not by DM.
     pub moves_in_channel: bool,
     /// See [`Game::MAX_ACTION_CHARS`], capped at the host's ceiling
@@ -408,7 +408,7 @@ impl KindEntry {
         KindEntry {
             name: G::KIND,
             ai_levels: G::ai_levels(),
-            accepts_ai_level: G::accepts_ai_level,
+            check_ai_level: G::check_ai_level,
             moves_in_channel: G::MOVES_IN_CHANNEL,
             max_action_chars: G::MAX_ACTION_CHARS.min(crate::limits::MAX_ORDERS_CHARS),
             min_turn_seconds: G::MIN_TURN_SECONDS,

@@ -397,8 +397,8 @@ impl Game for Battle {
         ai::LEVELS
     }
 
-    fn accepts_ai_level(level: &str) -> bool {
-        ai::Level::parse(level).is_some()
+    fn check_ai_level(level: &str) -> Result<(), String> {
+        ai::Level::check(level)
     }
 
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action {

@@ -219,12 +219,16 @@ pub fn default_params(param: &str) -> Result<Params, String> {
 
 /// Whether `level` is one `choose` plays as written: `random`, `greedy`,
 /// `default`, or `default:PARAM` that [`default_params`] accepts (so a
-/// mistyped tuning key is refused instead of silently ignored).
-pub fn accepts_level(level: &str) -> bool {
+/// mistyped tuning key is refused instead of silently ignored). `Err`
+/// names what was wrong.
+pub fn check_level(level: &str) -> Result<(), String> {
     let level = level.trim();
     match level.split_once(':') {
-        None => LEVELS.contains(&level),
-        Some((name, param)) => name.trim() == "default" && default_params(param.trim()).is_ok(),
+        None if LEVELS.contains(&level) => Ok(()),
+        None => Err(format!("`{level}` is not a puzzle AI level")),
+        Some(("default", param)) => default_params(param.trim()).map(|_| ()),
+        Some((name, _)) if LEVELS.contains(&name) => Err(format!("`{name}` takes no parameter")),
+        Some((name, _)) => Err(format!("`{name}` is not a puzzle AI level")),
     }
 }
 

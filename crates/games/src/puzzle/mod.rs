@@ -462,8 +462,8 @@ impl Game for PuzzleDuel {
         ai::LEVELS
     }
 
-    fn accepts_ai_level(level: &str) -> bool {
-        ai::accepts_level(level)
+    fn check_ai_level(level: &str) -> Result<(), String> {
+        ai::check_level(level)
     }
 
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> PuzzleAction {

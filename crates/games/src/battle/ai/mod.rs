@@ -104,6 +104,26 @@ impl Level {
     }
 }
 
+impl Level {
+    /// [`Level::parse`] with the reason a level is refused: an unknown
+    /// name, a number that is not a whole number above 0, or a number after
+    /// a level that takes none.
+    pub fn check(level: &str) -> Result<(), String> {
+        if Level::parse(level).is_some() {
+            return Ok(());
+        }
+        let level = level.trim().to_lowercase();
+        let name = level.split(':').next().unwrap_or("").trim();
+        match name {
+            "default" | "search" | "mix" | "duct" | "hedge" | "mc" => Err(format!(
+                "the number after `{name}:` must be a whole number above 0, as in `{name}:500`"
+            )),
+            "greedy" | "random" | "exact" => Err(format!("`{name}` takes no number")),
+            _ => Err(format!("`{name}` is not a battle AI level")),
+        }
+    }
+}
+
 /// The action of `seat` at `pos` for `level` within `budget`. Always legal
 /// when the seat has something to do (`Move(0)` otherwise).
 pub fn choose(
