@@ -212,3 +212,53 @@ fn the_migration_moves_diplomacy_ratings_to_the_new_scale() {
         .unwrap();
     assert_eq!((battle.rating, battle.deviation), (1920.0, 210.0));
 }
+
+/// A power that ordered every unit but never said `done` has moved: at the
+/// deadline its orders stand, the announcement does not name it, and its
+/// reliability counts the turn as in time (its reminder said it would lose
+/// nothing). A power that ordered some of its units missed the deadline.
+#[test]
+fn complete_orders_without_done_are_not_a_missed_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(0));
+    let host = diplomacy_host(dir.path(), clock.clone());
+    let id = seven(&host, "c1", Scoring::DrawSize, Some(3600));
+    host.submit(
+        Some(id),
+        USERS[ENGLAND],
+        "F Lon - Nth\nF Edi H\nA Lvp - Yor",
+    )
+    .unwrap();
+    // Russia orders one of its four units.
+    host.submit(Some(id), USERS[RUSSIA], "A Mos - Ukr").unwrap();
+    for (seat, u) in USERS.iter().enumerate() {
+        if seat != ENGLAND && seat != RUSSIA {
+            host.submit(Some(id), u, "done").unwrap();
+        }
+    }
+    clock.advance(3_601_000);
+    host.fire_due_deadlines().unwrap();
+    let texts: Vec<String> = host
+        .unsent_of_game(id)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.announcement.ok())
+        .map(|a| a.text)
+        .collect();
+    let time_up = texts
+        .iter()
+        .find(|t| t.starts_with("Time is up"))
+        .expect("a deadline announcement");
+    assert!(time_up.contains("U5"), "{time_up}");
+    assert!(!time_up.contains("U1"), "{time_up}");
+    // England's orders stood, Russia's one order too.
+    let all = texts.join("\n");
+    assert!(all.contains("F Lon - Nth"), "{all}");
+    assert!(all.contains("A Lvp - Yor"), "{all}");
+    assert!(all.contains("A Mos - Ukr"), "{all}");
+    let england = host.reliability(Some("guild"), USERS[ENGLAND]).unwrap();
+    assert_eq!((england.missed_deadlines, england.turns_awaited), (0, 1));
+    assert_eq!(england.percent, 100);
+    let russia = host.reliability(Some("guild"), USERS[RUSSIA]).unwrap();
+    assert_eq!((russia.missed_deadlines, russia.turns_awaited), (1, 1));
+}

@@ -769,15 +769,18 @@ impl Host {
             }
             let engine = self.engine_of(&row)?;
             let pending = current_pending(tx, &row)?;
-            let missing: Vec<Seat> = engine
+            let not_final: Vec<Seat> = engine
                 .awaiting()
                 .into_iter()
                 .filter(|s| !pending.get(s).is_some_and(|(_, f)| *f))
                 .collect();
+            let (complete, missing) = split_complete(&row, engine.as_ref(), &pending, not_final)?;
             let (away_mode, away) = self.away_seats(tx, &row, &missing)?;
-            Ok(Some((row, engine, pending, missing, away_mode, away)))
+            Ok(Some((
+                row, engine, pending, complete, missing, away_mode, away,
+            )))
         })?;
-        let Some((row, engine, pending, missing, away_mode, away)) = snapshot else {
+        let Some((row, engine, pending, complete, missing, away_mode, away)) = snapshot else {
             self.store.write(|tx| -> Result<(), HostError> {
                 if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
                     tx.clear_deadline(d.game_id)?;
@@ -810,6 +813,11 @@ impl Host {
             .filter(|s| !away_for_ai.contains(s))
             .collect();
         let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
+        for &seat in &complete {
+            if let Some((sent, _)) = pending.get(&seat) {
+                stand_ins.insert(seat, sent.clone());
+            }
+        }
         for &seat in missing.iter().chain(&away_for_ai) {
             let policy = if away_for_ai.contains(&seat) {
                 TimeoutPolicy::Ai
@@ -1066,6 +1074,42 @@ pub(super) fn running_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, Host
             s.as_str()
         ))),
     }
+}
+
+/// Splits the seats without a final action at a deadline into those whose
+/// sent action leaves nothing owed (every Diplomacy unit ordered, `done`
+/// not said) and those that missed the deadline. The first have moved:
+/// their action stands as sent, and neither the reliability record nor the
+/// announcement counts them, as the reminders promised ("a power with every
+/// unit ordered loses nothing by not saying `done`"). Under the forfeit
+/// policy every seat without a final action forfeits, as its reminder
+/// warned, so none is split off.
+fn split_complete(
+    row: &GameRow,
+    engine: &dyn AnyGame,
+    pending: &BTreeMap<Seat, (Value, bool)>,
+    not_final: Vec<Seat>,
+) -> Result<(Vec<Seat>, Vec<Seat>), HostError> {
+    if row.timeout_policy == TimeoutPolicy::Forfeit {
+        return Ok((Vec::new(), not_final));
+    }
+    let mut complete = Vec::new();
+    let mut missing = Vec::new();
+    for seat in not_final {
+        let sent = pending.get(&seat).map(|(a, _)| a);
+        let owed = engine
+            .outstanding(seat, sent)
+            .map_err(|source| HostError::Corrupt {
+                game_id: row.id,
+                source,
+            })?;
+        if sent.is_some() && owed == Outstanding::Nothing {
+            complete.push(seat);
+        } else {
+            missing.push(seat);
+        }
+    }
+    Ok((complete, missing))
 }
 
 /// The pending actions of the game's current turn by seat: (action, final).
