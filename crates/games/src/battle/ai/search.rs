@@ -500,6 +500,13 @@ pub const SOLVE_MAX_ALIVE: usize = 3;
 /// the opponent's UCB1 (C = 2.5: 61.1%) and playing the best reply to the
 /// opponent's visits blended 30% with uniform play (62.9%; 58.2% with no
 /// blend; 62.1% on top of the pruning).
+///
+/// Issue 21's goal of 70% against `mc:1000` is out of this design's
+/// reach, and nearly out of any fair AI's: at 20,000 iterations over 600
+/// games the default scored 64.8%, the same search drawing the opponent's
+/// root action from `mc:1000`'s own algorithm 67.5%, and told its actual
+/// action 75.2% (README, "How far 70% is"). Modelling that one baseline is
+/// deliberately not done.
 pub fn choose_hedge<R: Rng>(
     setup: &Setup,
     pos: &Pos,
