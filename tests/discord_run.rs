@@ -225,7 +225,10 @@ async fn sigint_and_sigterm_stop_cleanly_and_lose_or_repeat_nothing() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(count_in_channel(&fake, CH, "Alice created"), 1);
-    for needle in ["started", "waiting for Bob", "Turn 2 of"] {
+    // The first turn's status line ("waiting for Bob") came and went with
+    // the turn: edited in, then off once turn 2 was posted.
+    assert_eq!(count_in_channel(&fake, home, "waiting for"), 0);
+    for needle in ["started", "Turn 2 of"] {
         assert_eq!(
             count_in_channel(&fake, home, needle),
             1,

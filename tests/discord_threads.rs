@@ -307,6 +307,24 @@ async fn a_person_moving_edits_the_turns_status_and_battle_reports_name_players(
     };
     assert!(h.fake.reply_text(&t).await.contains("Recorded"));
     let turn = support::messages::channel_msg(&h.fake, thread.id, "Turn 2 of").await;
+    // The resolved turn's message no longer says whom it waits for: it
+    // reads as posted again (one edit added the line, one took it off).
+    let start_id = started.id;
+    let cleared = h
+        .fake
+        .wait_for("the start message without its status line", move |s| {
+            s.messages
+                .iter()
+                .find(|m| m.id == start_id && !m.text().contains("waiting for"))
+                .cloned()
+        })
+        .await;
+    assert!(
+        cleared.text().contains(&format!("battle #{id} started")),
+        "{}",
+        cleared.text()
+    );
+    assert_eq!(h.fake.state().edits.get(&start_id), Some(&2));
     let text = turn.text();
     assert!(
         text.contains("Alice's ") && text.contains("Bob's "),

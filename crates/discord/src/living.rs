@@ -19,9 +19,13 @@
 //!   edited to say who the turn still waits for ("waiting for Bob · 1 of 2
 //!   ready · deadline in 5 minutes"). AI seats never post.
 //!
+//!   When the turn resolves, that line is taken off again (the message is
+//!   edited back to its text as posted), so an old turn never reads as
+//!   still waiting, with a deadline that has passed.
+//!
 //! Which message was posted for what is kept in the store
-//! ([`host::PostedMessage`], keys `lobby`, `turn:N`, `thread`), so edits
-//! after a restart find the messages posted before it.
+//! ([`host::PostedMessage`], keys `lobby`, `turn:N`, `status:N`, `thread`),
+//! so edits after a restart find the messages posted before it.
 
 use super::outbox::{Route, error_code, nonce};
 use super::{Data, components, game, messages};
@@ -38,6 +42,12 @@ pub const MAX_THREAD_NAME: usize = 100;
 /// The key of the message that opens a turn.
 fn turn_key(turn: u32) -> String {
     format!("turn:{turn}")
+}
+
+/// The key of the turn message whose status line was added (what it said
+/// before, to restore when the turn resolves).
+fn status_key(turn: u32) -> String {
+    format!("status:{turn}")
 }
 
 fn snowflake(s: &str) -> Option<u64> {
@@ -108,7 +118,15 @@ pub async fn deliver(
             }
         }
         AnnouncementKind::Turn => match home(data, a).await {
-            Some(home) => open_turn(http, data, row, home, a).await,
+            Some(home) => match open_turn(http, data, row, home, a).await {
+                Ok(()) => {
+                    if let Some(resolved) = a.turn.checked_sub(1) {
+                        clear_status(http, data, a.game_id, resolved).await;
+                    }
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
             None => Ok(()),
         },
         AnnouncementKind::Waiting => waiting(http, data, row, a).await,
@@ -451,7 +469,19 @@ async fn waiting(
                 .edit_message(http, id, EditMessage::new().content(text))
                 .await
             {
-                Ok(_) => return Ok(()),
+                Ok(_) => {
+                    if !m.content.is_empty() {
+                        remember(
+                            data,
+                            PostedMessage {
+                                key: status_key(a.turn),
+                                ..m
+                            },
+                        )
+                        .await;
+                    }
+                    return Ok(());
+                }
                 Err(e) if unknown_message(&e) => {}
                 Err(e) => return Err(e),
             }
@@ -477,6 +507,27 @@ async fn waiting(
         .await;
     }
     Ok(())
+}
+
+/// A turn resolved: its opening message loses the status line
+/// [`waiting`] added, back to its text as posted. Best effort: a failure
+/// is logged, not retried, because the new turn is already posted and a
+/// stale line is not worth sending it again.
+async fn clear_status(http: &Http, data: &Data, game_id: i64, turn: u32) {
+    let Some(m) = posted(data, game_id, &status_key(turn)).await else {
+        return;
+    };
+    let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
+        return;
+    };
+    let edit = EditMessage::new().content(m.content);
+    match ChannelId::new(c).edit_message(http, id, edit).await {
+        Ok(_) => {}
+        Err(e) if unknown_message(&e) => {}
+        Err(e) => {
+            tracing::warn!(game_id, turn, error = %e, "cannot clear a resolved turn's status line")
+        }
+    }
 }
 
 #[cfg(test)]
