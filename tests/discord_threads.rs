@@ -202,6 +202,26 @@ async fn two_games_run_in_one_channel_each_in_its_thread() {
     let s2 = command(&h.fake, ALICE, t2.id, &["game", "status"], json!([])).await;
     assert!(s1.contains(&format!("cards #{first}")), "{s1}");
     assert!(s2.contains(&format!("cards #{second}")), "{s2}");
+    // In the channel they were created in, `/game status` still finds the
+    // newest, and a command that needs the channel's own game points to
+    // both threads instead of saying there is no game.
+    let parent = command(&h.fake, ALICE, CH, &["game", "status"], json!([])).await;
+    assert!(parent.contains(&format!("cards #{second}")), "{parent}");
+    assert!(
+        parent.starts_with(&format!("Played in <#{}>.", t2.id)),
+        "{parent}"
+    );
+    let refused = command(&h.fake, ALICE, CH, &["game", "forfeit"], json!([])).await;
+    for (id, thread) in [(first, t1.id), (second, t2.id)] {
+        assert!(
+            refused.contains(&format!("cards #{id} in <#{thread}>")),
+            "{refused}"
+        );
+    }
+    assert!(
+        refused.contains("type a game's commands in its thread"),
+        "{refused}"
+    );
     // Both are played to the end, each in its thread.
     play_to_the_end(&h, t1.id).await;
     play_to_the_end(&h, t2.id).await;

@@ -182,3 +182,76 @@ fn a_game_in_the_lobby_has_no_states_yet() {
     let err = host.state_at(12345, 0).err().unwrap();
     assert!(err.to_string().contains("no game #12345"), "{err}");
 }
+
+/// A game that started in a channel and moved to its thread is still found
+/// from that channel (status, history), and is named among the games
+/// played elsewhere, while the channel itself is free for a new lobby.
+#[test]
+fn a_game_moved_to_its_thread_is_still_found_from_its_channel() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(1_000_000));
+    let host = host_at(&dir.path().join("g.db"), clock);
+    let lobby = |id: i64| host::PostedMessage {
+        game_id: id,
+        key: "lobby".into(),
+        channel_id: "c1".into(),
+        message_id: format!("m{id}"),
+        content: String::new(),
+    };
+    let first = started(&host, 2);
+    host.remember_message(lobby(first)).unwrap();
+    assert_eq!(host.settle_home(first, "t1").unwrap(), "t1");
+    // The channel has no game of its own now; the thread has the game.
+    assert!(host.game_in_channel("c1").unwrap().is_none());
+    assert_eq!(host.game_in_channel("t1").unwrap().unwrap().id, first);
+    assert_eq!(host.shown_game_in_channel("c1").unwrap().unwrap().id, first);
+    let moved: Vec<i64> = host
+        .games_moved_from_channel("c1", 5)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(moved, vec![first]);
+
+    // A second game in the same channel, still in its lobby there: it is
+    // the channel's own game, not one that moved.
+    let second = host
+        .create_game(new_rps("c1", None, TimeoutPolicy::Default))
+        .unwrap();
+    host.remember_message(lobby(second)).unwrap();
+    assert_eq!(host.game_in_channel("c1").unwrap().unwrap().id, second);
+    assert_eq!(
+        host.shown_game_in_channel("c1").unwrap().unwrap().id,
+        second
+    );
+    let moved: Vec<i64> = host
+        .games_moved_from_channel("c1", 5)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect();
+    assert_eq!(moved, vec![first]);
+    // Another channel sees none of it.
+    assert!(host.shown_game_in_channel("c2").unwrap().is_none());
+    assert!(host.games_moved_from_channel("c2", 5).unwrap().is_empty());
+
+    // Once the thread's game is over it leaves the list of games to go to,
+    // and the channel still shows its own lobby first.
+    host.abort(first, "alice", false).unwrap();
+    assert!(host.games_moved_from_channel("c1", 5).unwrap().is_empty());
+    assert_eq!(
+        host.shown_game_in_channel("c1").unwrap().unwrap().id,
+        second
+    );
+    host.abort(second, "alice", false).unwrap();
+    // With both ended, the newest is shown.
+    assert_eq!(
+        host.shown_game_in_channel("c1").unwrap().unwrap().id,
+        second
+    );
+    assert_eq!(
+        host.game(first).unwrap().status,
+        GameStatus::Aborted,
+        "the first game stays reachable by id"
+    );
+}

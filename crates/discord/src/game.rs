@@ -128,15 +128,41 @@ pub(super) async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(),
 /// The game of this channel, or a user error.
 async fn channel_game(ctx: &Context<'_>) -> Result<GameRow, BotError> {
     let channel = ctx.channel_id().to_string();
-    ctx.data()
-        .host(move |h| h.game_in_channel(&channel))
-        .await?
-        .ok_or_else(|| {
-            BotError::user(
-                "There is no game in this channel. Start one with `/game new`; a game that \
-                 started here is played in its own thread (type its commands there).",
-            )
+    let found = ctx
+        .data()
+        .host(move |h| {
+            Ok(match h.game_in_channel(&channel)? {
+                Some(g) => Ok(g),
+                None => Err(h.games_moved_from_channel(&channel, MOVED_SHOWN + 1)?),
+            })
         })
+        .await?;
+    found.map_err(|moved| BotError::user(no_game_here(&moved)))
+}
+
+/// How many games that moved to their threads a "no game here" answer names.
+const MOVED_SHOWN: u32 = 5;
+
+/// The answer when a channel has no game of its own: the games created
+/// here that are played in their threads now, where their commands work.
+fn no_game_here(moved: &[GameRow]) -> String {
+    if moved.is_empty() {
+        return "There is no game in this channel. Start one with `/game new`.".into();
+    }
+    let mut lines: Vec<String> = moved
+        .iter()
+        .take(MOVED_SHOWN as usize)
+        .map(|g| format!("• {} in <#{}>", game_label(g), g.channel_id))
+        .collect();
+    if moved.len() > MOVED_SHOWN as usize {
+        lines.push("• and more: `/game list` shows them all".into());
+    }
+    format!(
+        "There is no game in this channel itself. Games started here are played in \
+         their threads; type a game's commands in its thread:\n{}\nStart another here \
+         with `/game new`.",
+        lines.join("\n")
+    )
 }
 
 /// The game a command is about: `#id` if given, else this channel's.
@@ -342,7 +368,15 @@ pub async fn status(
 ) -> Result<(), BotError> {
     let g = shown_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
-    let (text, rows) = components::show(ctx.data(), g.id, &user).await?;
+    let (mut text, rows) = components::show(ctx.data(), g.id, &user).await?;
+    // Asked from elsewhere (the channel a thread game started in, or by
+    // id): say where the game is played, first, so a clip never cuts it.
+    if g.channel_id != ctx.channel_id().to_string() {
+        text = messages::clip(
+            &format!("Played in <#{}>.\n{text}", g.channel_id),
+            messages::MAX_CONTENT,
+        );
+    }
     let mut reply = poise::CreateReply::default().content(text).ephemeral(true);
     if !rows.is_empty() {
         reply = reply.components(rows);

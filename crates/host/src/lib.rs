@@ -232,11 +232,24 @@ impl Host {
 
     /// The game a channel shows (status, history, replay): its lobby or
     /// running game, else the one that ended there last, so a finished
-    /// game stays reachable where it was played.
+    /// game stays reachable where it was played; a game created there and
+    /// played in its thread counts as the channel's too.
     pub fn shown_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, HostError> {
         Ok(self
             .store
             .read(|tx| tx.latest_game_in_channel(channel_id))?)
+    }
+
+    /// Games in the lobby or running that were created in a channel and
+    /// are played in their threads now (at most `limit`, newest first).
+    pub fn games_moved_from_channel(
+        &self,
+        channel_id: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, HostError> {
+        Ok(self
+            .store
+            .read(|tx| tx.active_games_moved_from_channel(channel_id, limit))?)
     }
 
     /// A game by id, or a user error if there is none.

@@ -559,6 +559,11 @@ pub struct Tx<'a> {
 const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
      state, turn, outcome, turn_seconds, timeout_policy, created_at, updated_at";
 
+/// The ids of the games whose lobby message was posted in channel `?1`:
+/// the games created there, wherever they are played now.
+const LOBBIES_POSTED_IN: &str =
+    "SELECT game_id FROM posted_messages WHERE key = 'lobby' AND channel_id = ?1";
+
 fn games_of(rows: Vec<Row>) -> Result<Vec<GameRow>, StoreError> {
     rows.iter()
         .map(|r| rows::RawGame::from_row(r)?.into_row())
@@ -670,15 +675,32 @@ impl Tx<'_> {
     }
 
     /// The game a channel shows: its lobby or running game, else the game
-    /// that ended there last.
+    /// that ended there last. A game that started in the channel and moved
+    /// to its thread counts as the channel's too (its lobby message was
+    /// posted there), so the channel a player knows still finds it; of
+    /// several, the newest.
     pub fn latest_game_in_channel(&self, channel_id: &str) -> Result<Option<GameRow>, StoreError> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 \
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 OR id IN ({LOBBIES_POSTED_IN}) \
              ORDER BY CASE WHEN status IN ('lobby', 'running') THEN 1 ELSE 0 END DESC, id DESC LIMIT 1"
         );
         Ok(games_of(self.conn.rows(&sql, args![channel_id])?)?
             .into_iter()
             .next())
+    }
+
+    /// Games in the lobby or running that were created in a channel but are
+    /// played elsewhere now (each in its thread), newest first.
+    pub fn active_games_moved_from_channel(
+        &self,
+        channel_id: &str,
+        limit: u32,
+    ) -> Result<Vec<GameRow>, StoreError> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE channel_id <> ?1 AND id IN ({LOBBIES_POSTED_IN}) \
+             AND status IN ('lobby', 'running') ORDER BY id DESC LIMIT ?2"
+        );
+        games_of(self.conn.rows(&sql, args![channel_id, limit])?)
     }
 
     /// Games matching a status filter, newest first; `guild_id` narrows to one server.
