@@ -183,6 +183,15 @@ fn a_game_in_the_lobby_has_no_states_yet() {
     assert!(err.to_string().contains("no game #12345"), "{err}");
 }
 
+/// The ids of the running games created in `channel` and played elsewhere.
+fn moved_from(host: &Host, channel: &str) -> Vec<i64> {
+    host.games_moved_from_channel(channel, 5)
+        .unwrap()
+        .iter()
+        .map(|g| g.id)
+        .collect()
+}
+
 /// A game that started in a channel and moved to its thread is still found
 /// from that channel (status, history), and is named among the games
 /// played elsewhere, while the channel itself is free for a new lobby.
@@ -205,13 +214,7 @@ fn a_game_moved_to_its_thread_is_still_found_from_its_channel() {
     assert!(host.game_in_channel("c1").unwrap().is_none());
     assert_eq!(host.game_in_channel("t1").unwrap().unwrap().id, first);
     assert_eq!(host.shown_game_in_channel("c1").unwrap().unwrap().id, first);
-    let moved: Vec<i64> = host
-        .games_moved_from_channel("c1", 5)
-        .unwrap()
-        .iter()
-        .map(|g| g.id)
-        .collect();
-    assert_eq!(moved, vec![first]);
+    assert_eq!(moved_from(&host, "c1"), vec![first]);
 
     // A second game in the same channel, still in its lobby there: it is
     // the channel's own game, not one that moved.
@@ -224,21 +227,15 @@ fn a_game_moved_to_its_thread_is_still_found_from_its_channel() {
         host.shown_game_in_channel("c1").unwrap().unwrap().id,
         second
     );
-    let moved: Vec<i64> = host
-        .games_moved_from_channel("c1", 5)
-        .unwrap()
-        .iter()
-        .map(|g| g.id)
-        .collect();
-    assert_eq!(moved, vec![first]);
+    assert_eq!(moved_from(&host, "c1"), vec![first]);
     // Another channel sees none of it.
     assert!(host.shown_game_in_channel("c2").unwrap().is_none());
-    assert!(host.games_moved_from_channel("c2", 5).unwrap().is_empty());
+    assert!(moved_from(&host, "c2").is_empty());
 
     // Once the thread's game is over it leaves the list of games to go to,
     // and the channel still shows its own lobby first.
     host.abort(first, "alice", false).unwrap();
-    assert!(host.games_moved_from_channel("c1", 5).unwrap().is_empty());
+    assert!(moved_from(&host, "c1").is_empty());
     assert_eq!(
         host.shown_game_in_channel("c1").unwrap().unwrap().id,
         second
