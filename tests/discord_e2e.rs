@@ -209,9 +209,36 @@ async fn channel_moves_against_the_ai_within_discord_limits() {
         m.text().contains("your move") && m.id != first
     })
     .await;
+    // The resolved turn's message is its record now: no prompt, no buttons.
+    let old = h
+        .fake
+        .wait_for("the first turn without its prompt", move |s| {
+            s.messages
+                .iter()
+                .find(|m| m.id == first && !m.text().contains("your move"))
+                .cloned()
+        })
+        .await;
+    assert!(old.buttons().is_empty() && old.selects().is_empty());
+    assert!(
+        !old.text().contains(&format!("<@{ALICE}>")),
+        "{}",
+        old.text()
+    );
     press_reply(&h.fake, ALICE, &prompt2, "Take 3").await;
+    // So is the last one, once the game is over.
+    let last = prompt2.id;
     let over = channel_msg(&h.fake, ch, "is over").await;
     assert!(over.text().contains("Alice"));
+    h.fake
+        .wait_for("the last prompt taken off", move |s| {
+            s.messages
+                .iter()
+                .find(|m| m.id == last && m.buttons().is_empty() && m.selects().is_empty())
+                .map(|_| ())
+        })
+        .await;
+    assert_eq!(count_in_channel(&h.fake, ch, "your move"), 0);
     for m in h.fake.state().messages.iter() {
         assert!(m.content().chars().count() <= 2000);
     }

@@ -19,9 +19,10 @@
 //!   edited to say who the turn still waits for ("waiting for Bob · 1 of 2
 //!   ready · deadline in 5 minutes"). AI seats never post.
 //!
-//!   When the turn resolves, that line is taken off again (the message is
-//!   edited back to its text as posted), so an old turn never reads as
-//!   still waiting, with a deadline that has passed.
+//!   When the turn resolves, that line is taken off again, and so are the
+//!   prompt and its buttons in games played in the channel: the message is
+//!   edited to its text as posted without them, so an old turn never reads
+//!   as still waiting, with a deadline that has passed.
 //!
 //! Which message was posted for what is kept in the store
 //! ([`host::PostedMessage`], keys `lobby`, `turn:N`, `status:N`, `thread`),
@@ -44,8 +45,8 @@ fn turn_key(turn: u32) -> String {
     format!("turn:{turn}")
 }
 
-/// The key of the turn message whose status line was added (what it said
-/// before, to restore when the turn resolves).
+/// The key under which a turn message's text for once the turn resolves is
+/// kept (without the status line and the prompt), to edit it back then.
 fn status_key(turn: u32) -> String {
     format!("status:{turn}")
 }
@@ -365,20 +366,36 @@ async fn open_turn(
     } else {
         (String::new(), Vec::new(), Vec::new())
     };
+    let prompted = !rows.is_empty();
     let (msgs, last_text) = super::outbox::turn_messages(data, a, &prompt, rows, mentions).await;
     let last = send(http, home, msgs, Route::Main(row)).await?;
     if let Some(id) = last {
-        remember(
-            data,
-            PostedMessage {
-                game_id: g,
-                key: turn_key(a.turn),
-                channel_id: home.to_string(),
-                message_id: id.to_string(),
-                content: last_text,
-            },
-        )
-        .await;
+        let posted = PostedMessage {
+            game_id: g,
+            key: turn_key(a.turn),
+            channel_id: home.to_string(),
+            message_id: id.to_string(),
+            content: last_text,
+        };
+        if prompted {
+            // Once the turn resolves, the message reads as a record of it:
+            // no "your move", no buttons.
+            let resolved = posted
+                .content
+                .strip_suffix(prompt.as_str())
+                .unwrap_or(&posted.content)
+                .to_string();
+            remember(
+                data,
+                PostedMessage {
+                    key: status_key(a.turn),
+                    content: resolved,
+                    ..posted.clone()
+                },
+            )
+            .await;
+        }
+        remember(data, posted).await;
     }
     Ok(())
 }
@@ -470,7 +487,10 @@ async fn waiting(
                 .await
             {
                 Ok(_) => {
-                    if !m.content.is_empty() {
+                    // What the message reads once the turn resolves, unless
+                    // the turn's prompt already said (it is shorter).
+                    if !m.content.is_empty() && posted(data, g, &status_key(a.turn)).await.is_none()
+                    {
                         remember(
                             data,
                             PostedMessage {
@@ -510,7 +530,8 @@ async fn waiting(
 }
 
 /// A turn resolved: its opening message loses the status line
-/// [`waiting`] added, back to its text as posted. Best effort: a failure
+/// [`waiting`] added and, in games played in the channel, the prompt and
+/// its buttons: it reads as the record of the turn. Best effort: a failure
 /// is logged, not retried, because the new turn is already posted and a
 /// stale line is not worth sending it again.
 async fn clear_status(http: &Http, data: &Data, game_id: i64, turn: u32) {
@@ -520,7 +541,10 @@ async fn clear_status(http: &Http, data: &Data, game_id: i64, turn: u32) {
     let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
         return;
     };
-    let edit = EditMessage::new().content(m.content);
+    let mut edit = EditMessage::new().components(Vec::new());
+    if !m.content.is_empty() {
+        edit = edit.content(m.content);
+    }
     match ChannelId::new(c).edit_message(http, id, edit).await {
         Ok(_) => {}
         Err(e) if unknown_message(&e) => {}
