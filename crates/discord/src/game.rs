@@ -371,7 +371,9 @@ pub async fn status(
     let (mut text, rows) = components::show(ctx.data(), g.id, &user).await?;
     // Asked from elsewhere (the channel a thread game started in, or by
     // id): say where the game is played, first, so a clip never cuts it.
-    if g.channel_id != ctx.channel_id().to_string() {
+    // Only a Discord channel is linked (a terminal game's is not one).
+    let discord_channel = g.channel_id.parse::<u64>().is_ok_and(|c| c != 0);
+    if discord_channel && g.channel_id != ctx.channel_id().to_string() {
         text = messages::clip(
             &format!("Played in <#{}>.\n{text}", g.channel_id),
             messages::MAX_CONTENT,
