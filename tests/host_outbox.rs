@@ -66,3 +66,24 @@ fn delivered_announcements_older_than_a_week_are_deleted_and_nothing_else() {
     assert_eq!(still.len(), late.len() - 1);
     assert_eq!(outbox_rows(&host), still.len() as i64);
 }
+
+#[test]
+fn a_users_dm_channel_is_remembered_replaced_and_forgotten() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("g.db");
+    let host = host_at(&db, Arc::new(ManualClock::at(1_000_000)));
+    assert_eq!(host.dm_channel("alice").unwrap(), None);
+    host.remember_dm_channel("alice", "111").unwrap();
+    host.remember_dm_channel("bob", "222").unwrap();
+    assert_eq!(host.dm_channel("alice").unwrap().as_deref(), Some("111"));
+    // Discord gave another channel (the old one was gone): the new one stands.
+    host.remember_dm_channel("alice", "333").unwrap();
+    assert_eq!(host.dm_channel("alice").unwrap().as_deref(), Some("333"));
+    host.forget_dm_channel("alice").unwrap();
+    assert_eq!(host.dm_channel("alice").unwrap(), None);
+    assert_eq!(host.dm_channel("bob").unwrap().as_deref(), Some("222"));
+    // Remembered in the database: a new host on it (a restart) knows it.
+    drop(host);
+    let again = host_at(&db, Arc::new(ManualClock::at(2_000_000)));
+    assert_eq!(again.dm_channel("bob").unwrap().as_deref(), Some("222"));
+}

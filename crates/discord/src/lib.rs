@@ -16,7 +16,9 @@
 //! - `error.rs`: user mistakes shown kindly, faults logged with an apology
 
 mod components;
+mod delivery;
 mod dm;
+mod dm_channels;
 mod error;
 mod game;
 mod leaderboard;
@@ -123,6 +125,8 @@ pub struct Data {
     pub wake: Wake,
     /// Per-user limit on DMs, so a flood gets one warning, not a reply each.
     pub dm_limiter: Arc<std::sync::Mutex<host::limits::RateLimiter>>,
+    /// Each user's DM channel, opened once.
+    dm_channels: dm_channels::DmChannels,
 }
 
 impl Data {
@@ -180,6 +184,7 @@ impl Bot {
             dm_limiter: Arc::new(std::sync::Mutex::new(host::limits::RateLimiter::new(
                 8, 1500,
             ))),
+            dm_channels: Default::default(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
@@ -202,7 +207,7 @@ impl Bot {
                         return Err(BotError::Internal(msg));
                     }
                     let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());
-                    l.push(tokio::spawn(outbox::run(ctx.http.clone(), data.clone())));
+                    l.push(tokio::spawn(delivery::run(ctx.http.clone(), data.clone())));
                     l.push(tokio::spawn(scheduler::run(data.clone())));
                     l.push(tokio::spawn(scheduler::run_ai(data.clone())));
                     data.wake.all();

@@ -31,78 +31,15 @@ use serenity::{
     ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http,
     Nonce, UserId,
 };
-use std::sync::Arc;
-use std::time::Duration;
-
-/// The longest the loop waits without looking at the outbox.
-const MAX_IDLE: Duration = Duration::from_secs(5);
 
 /// What became of one row.
-enum Fate {
+pub(super) enum Fate {
     /// Delivered (or undeliverable for good): mark it sent.
     Done,
     /// Discord or the network failed: try again later.
     Retry,
     /// Not ours (e.g. a terminal game's row): leave it.
     Skip,
-}
-
-/// Runs until the bot stops: a stop is seen between two rows, so the row
-/// in hand is delivered and marked sent first.
-pub async fn run(http: Arc<Http>, data: Data) {
-    let mut backoff = Duration::from_millis(500);
-    while !data.wake.stopping() {
-        let items = {
-            let host = data.host.clone();
-            // Claimed: of several processes on one database, one delivers
-            // each game's announcements, in order.
-            tokio::task::spawn_blocking(move || host.claim_unsent(200)).await
-        };
-        let items = match items {
-            Ok(Ok(items)) => items,
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, "cannot read the outbox");
-                Vec::new()
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "outbox task failed");
-                Vec::new()
-            }
-        };
-        let mut retry = false;
-        for item in items {
-            if data.wake.stopping() {
-                return;
-            }
-            let id = item.id;
-            match deliver(&http, &data, &item).await {
-                Fate::Done => {
-                    let host = data.host.clone();
-                    if let Ok(Err(e)) =
-                        tokio::task::spawn_blocking(move || host.mark_sent(id)).await
-                    {
-                        tracing::error!(outbox_id = id, error = %e, "cannot mark an announcement sent");
-                    }
-                }
-                Fate::Skip => {}
-                Fate::Retry => {
-                    retry = true;
-                    break;
-                }
-            }
-        }
-        let wait = if retry {
-            backoff = (backoff * 2).min(Duration::from_secs(60));
-            backoff
-        } else {
-            backoff = Duration::from_millis(500);
-            MAX_IDLE
-        };
-        tokio::select! {
-            _ = data.wake.outbox.notified() => {}
-            _ = tokio::time::sleep(wait) => {}
-        }
-    }
 }
 
 fn snowflake(s: &str) -> Option<u64> {
@@ -127,7 +64,8 @@ fn transient(e: &serenity::Error) -> bool {
     }
 }
 
-async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
+/// Delivers one row wherever it goes (see the module's doc).
+pub(super) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     let a = match &item.announcement {
         Ok(a) => a,
         Err(e) => {
@@ -214,6 +152,25 @@ async fn send(
             None => m,
         };
         channel.send_message(http, m).await?;
+    }
+    Ok(())
+}
+
+/// Sends messages to a user by DM in order, each with its nonce, through
+/// the user's remembered DM channel.
+async fn send_dm(
+    http: &Http,
+    data: &Data,
+    user: UserId,
+    msgs: Vec<CreateMessage>,
+    route: Route,
+) -> Result<(), serenity::Error> {
+    for (part, m) in msgs.into_iter().enumerate() {
+        let m = match nonce(route, part) {
+            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+            None => m,
+        };
+        super::dm_channels::send_dm(http, data, user, m).await?;
     }
     Ok(())
 }
@@ -480,14 +437,9 @@ async fn to_user(
         {
             msgs.push(last.add_file(map));
         }
-        let fallback = Route::Fallback(outbox_id);
-        let dm = match user.create_dm_channel(http).await {
-            Ok(dm) => dm,
-            Err(e) => return closed_or(http, e, channel, user, a, fallback).await,
-        };
-        return match send(http, dm.id, msgs, Route::Main(outbox_id)).await {
+        return match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
             Ok(()) => Ok(()),
-            Err(e) => closed_or(http, e, channel, user, a, fallback).await,
+            Err(e) => closed_or(http, e, channel, user, a, Route::Fallback(outbox_id)).await,
         };
     }
     let body = match (a.kind, a.deadline) {
@@ -507,21 +459,10 @@ async fn to_user(
             messages::with_board(&a.text, a.board.as_deref())
         ),
     };
-    let fallback = Route::Fallback(outbox_id);
-    let dm = match user.create_dm_channel(http).await {
-        Ok(dm) => dm,
-        Err(e) => return closed_or(http, e, channel, user, a, fallback).await,
-    };
-    match send(
-        http,
-        dm.id,
-        messages(&body, rows, None),
-        Route::Main(outbox_id),
-    )
-    .await
-    {
+    let msgs = messages(&body, rows, None);
+    match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, e, channel, user, a, fallback).await,
+        Err(e) => closed_or(http, e, channel, user, a, Route::Fallback(outbox_id)).await,
     }
 }
 

@@ -77,6 +77,22 @@ impl Host {
         Ok(self.store.write(|tx| tx.set_posted_message(&m))?)
     }
 
+    /// The private channel a front-end opened to write to `user` before,
+    /// if it remembered one.
+    pub fn dm_channel(&self, user: &str) -> Result<Option<String>, HostError> {
+        Ok(self.store.read(|tx| tx.dm_channel(user))?)
+    }
+
+    /// Remembers the private channel a front-end opened to write to `user`.
+    pub fn remember_dm_channel(&self, user: &str, channel: &str) -> Result<(), HostError> {
+        Ok(self.store.write(|tx| tx.set_dm_channel(user, channel))?)
+    }
+
+    /// Forgets `user`'s private channel (the front-end found it gone).
+    pub fn forget_dm_channel(&self, user: &str) -> Result<(), HostError> {
+        Ok(self.store.write(|tx| tx.forget_dm_channel(user))?)
+    }
+
     /// Decides where a game lives from now on: `home` is the thread the
     /// front-end opened for it (the game moves there, freeing its channel for
     /// another game), or its channel when no thread could be opened. Stored

@@ -120,6 +120,8 @@ pub struct NewGame {
 pub struct OutboxItem {
     /// Outbox row id (pass to [`Host::mark_sent`]).
     pub id: i64,
+    /// The game it belongs to (its announcements go out in order).
+    pub game_id: GameId,
     /// Where it goes.
     pub target: Target,
     /// The announcement, or why the stored row could not be read.
@@ -334,6 +336,7 @@ pub fn game_label(row: &GameRow) -> String {
 fn outbox_item(r: OutboxRow) -> OutboxItem {
     OutboxItem {
         id: r.id,
+        game_id: r.game_id,
         target: r.target,
         announcement: serde_json::from_str(&r.payload).map_err(|e| {
             format!(

@@ -14,6 +14,7 @@
 mod claims;
 mod copy;
 mod db;
+mod dm_channels;
 mod messages;
 mod pauses;
 mod postgres_store;
@@ -54,6 +55,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0008_pauses.sql"),
     include_str!("../../../migrations/0009_claims_and_instances.sql"),
     include_str!("../../../migrations/0010_posted_messages.sql"),
+    include_str!("../../../migrations/0011_dm_channels.sql"),
 ];
 
 /// Everything that can go wrong in the store.

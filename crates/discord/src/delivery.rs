@@ -1,0 +1,250 @@
+//! Runs the delivery of the host's outbox: games in parallel, each game's
+//! announcements in order.
+//!
+//! Each game with undelivered announcements gets a lane: a task that
+//! delivers that game's rows one after the other (so a turn's message goes
+//! out before its prompts, and a channel's or thread's messages keep their
+//! order) while other games' lanes run beside it, at most [`LANES`] at
+//! once. Discord's rate limits are per route and channel, and serenity's
+//! rate limiter makes a request wait for its own bucket only, so a busy
+//! or rate-limited thread holds back its own game and no other.
+//!
+//! A row that fails for a reason worth retrying (a 5xx, a network error)
+//! ends its lane: that game backs off (doubling, from
+//! [`FIRST_BACKOFF`] to [`MAX_BACKOFF`]) and tries the same row again,
+//! while every other game goes on. The claims in the database stay the
+//! source of truth: rows are delivered only from a claim, and marked sent
+//! after delivery, so nothing is lost across a restart and, of several
+//! processes, one delivers each game.
+
+use super::Data;
+use super::outbox::{Fate, deliver};
+use host::OutboxItem;
+use poise::serenity_prelude::Http;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+/// Games delivered at once. Enough that a burst of turns in many games is
+/// limited by Discord's global rate (50 requests a second), not by lanes
+/// waiting on the round trip; few enough that one process never holds
+/// hundreds of requests open.
+pub const LANES: usize = 32;
+
+/// The rows one claim reads (of at most the host's claimed games).
+const CLAIM_ROWS: u32 = 500;
+
+/// The longest the loop waits without looking at the outbox.
+const MAX_IDLE: Duration = Duration::from_secs(5);
+
+/// The first wait of a game whose delivery failed.
+const FIRST_BACKOFF: Duration = Duration::from_millis(500);
+
+/// The longest wait of a game whose delivery keeps failing.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
+
+/// How a lane ended.
+enum LaneEnd {
+    /// Every row it had was delivered (or is not ours).
+    Delivered,
+    /// A row must be tried again later; the rows after it wait with it.
+    Retry,
+    /// The bot is stopping; the row in hand was finished first.
+    Stopped,
+}
+
+/// A game waiting after a failed delivery.
+struct Backoff {
+    /// Not tried again before this.
+    until: Instant,
+    /// The wait after its next failure.
+    next: Duration,
+}
+
+/// What the loop knows of the games it delivers.
+#[derive(Default)]
+struct Lanes {
+    /// Claimed rows of games not in a lane yet, by game, oldest first.
+    waiting: BTreeMap<i64, Vec<OutboxItem>>,
+    /// Games in a lane now, with the last row id the lane has.
+    busy: HashMap<i64, i64>,
+    /// Busy games a claim found newer rows for: claim again when they end.
+    more: HashSet<i64>,
+    /// Games backing off after a failure.
+    backoff: HashMap<i64, Backoff>,
+}
+
+impl Lanes {
+    /// Takes a claim's rows: games in a lane are left to it (noting any
+    /// newer rows), every other game's rows replace what was waiting.
+    fn take_claim(&mut self, items: Vec<OutboxItem>) {
+        self.waiting.clear();
+        for item in items {
+            match self.busy.get(&item.game_id) {
+                Some(last) => {
+                    if item.id > *last {
+                        self.more.insert(item.game_id);
+                    }
+                }
+                None => self.waiting.entry(item.game_id).or_default().push(item),
+            }
+        }
+    }
+
+    /// The next game that may start a lane now, with its rows.
+    fn next_ready(&mut self, now: Instant) -> Option<(i64, Vec<OutboxItem>)> {
+        let game = *self
+            .waiting
+            .keys()
+            .find(|g| self.backoff.get(g).is_none_or(|b| b.until <= now))?;
+        let rows = self.waiting.remove(&game)?;
+        let last = rows.last().map_or(i64::MIN, |r| r.id);
+        self.busy.insert(game, last);
+        Some((game, rows))
+    }
+
+    /// Records a lane's end; true when the game has more rows to claim.
+    fn finish(&mut self, game: i64, end: &LaneEnd, now: Instant) -> bool {
+        self.busy.remove(&game);
+        match end {
+            LaneEnd::Delivered | LaneEnd::Stopped => {
+                self.backoff.remove(&game);
+            }
+            LaneEnd::Retry => {
+                let wait = self.backoff.get(&game).map_or(FIRST_BACKOFF, |b| b.next);
+                tracing::warn!(
+                    game_id = game,
+                    wait_ms = wait.as_millis() as u64,
+                    "game's delivery backs off"
+                );
+                self.backoff.insert(
+                    game,
+                    Backoff {
+                        until: now + wait,
+                        next: (wait * 2).min(MAX_BACKOFF),
+                    },
+                );
+            }
+        }
+        self.more.remove(&game) || matches!(end, LaneEnd::Retry)
+    }
+
+    /// When the loop must look again at the latest: the end of the first
+    /// backoff of a waiting game, or after [`MAX_IDLE`].
+    fn next_look(&self, now: Instant) -> Instant {
+        self.waiting
+            .keys()
+            .filter_map(|g| self.backoff.get(g).map(|b| b.until))
+            .chain(std::iter::once(now + MAX_IDLE))
+            .min()
+            .unwrap_or(now + MAX_IDLE)
+            .max(now)
+    }
+}
+
+/// Runs until the bot stops: each lane sees the stop between two rows, so
+/// the rows in hand are delivered and marked sent first.
+pub async fn run(http: Arc<Http>, data: Data) {
+    let mut lanes = Lanes::default();
+    let mut running: JoinSet<(i64, LaneEnd)> = JoinSet::new();
+    let mut claim = true;
+    while !data.wake.stopping() {
+        if claim {
+            lanes.take_claim(claim_rows(&data).await);
+        }
+        while running.len() < LANES {
+            let Some((game, rows)) = lanes.next_ready(Instant::now()) else {
+                break;
+            };
+            running.spawn(lane(http.clone(), data.clone(), game, rows));
+        }
+        let look = lanes.next_look(Instant::now());
+        claim = tokio::select! {
+            _ = data.wake.outbox.notified() => true,
+            Some(ended) = running.join_next(), if !running.is_empty() => match ended {
+                Ok((game, end)) => {
+                    lanes.finish(game, &end, Instant::now()) || lanes.waiting.is_empty()
+                }
+                // Lanes catch their own panics (see `lane`); only a
+                // cancelled task lands here.
+                Err(e) => {
+                    tracing::error!(error = %e, "delivery lane cancelled");
+                    true
+                }
+            },
+            _ = tokio::time::sleep_until(look) => true,
+        };
+    }
+    while let Some(ended) = running.join_next().await {
+        if let Err(e) = ended {
+            tracing::error!(error = %e, "delivery lane failed while stopping");
+        }
+    }
+}
+
+/// Claims games with undelivered rows for this process; nothing on error.
+async fn claim_rows(data: &Data) -> Vec<OutboxItem> {
+    let host = data.host.clone();
+    // Claimed: of several processes on one database, one delivers each
+    // game's announcements; a claim also renews this process's lease on
+    // the games it is still delivering.
+    match tokio::task::spawn_blocking(move || host.claim_unsent(CLAIM_ROWS)).await {
+        Ok(Ok(items)) => items,
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "cannot read the outbox");
+            Vec::new()
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "outbox task failed");
+            Vec::new()
+        }
+    }
+}
+
+/// One game's lane: its rows delivered in its own task, so that a panic
+/// while delivering is that game's retry, not the loop's end.
+async fn lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> (i64, LaneEnd) {
+    match tokio::spawn(deliver_lane(http, data, game, rows)).await {
+        Ok(end) => (game, end),
+        Err(e) => {
+            tracing::error!(game_id = game, error = %e, "delivering a game's announcements failed");
+            (game, LaneEnd::Retry)
+        }
+    }
+}
+
+/// Delivers one game's rows in order, marking each sent; stops at the
+/// first row to retry (the later ones must not overtake it).
+async fn deliver_lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> LaneEnd {
+    for item in rows {
+        if data.wake.stopping() {
+            return LaneEnd::Stopped;
+        }
+        match deliver(&http, &data, &item).await {
+            Fate::Done => mark_sent(&data, item.id).await,
+            Fate::Skip => {}
+            Fate::Retry => {
+                tracing::debug!(game_id = game, outbox_id = item.id, "row to retry");
+                return LaneEnd::Retry;
+            }
+        }
+    }
+    LaneEnd::Delivered
+}
+
+/// Marks a row delivered; a failure is logged (the row goes out again,
+/// and its nonce keeps Discord from posting it twice).
+async fn mark_sent(data: &Data, id: i64) {
+    let host = data.host.clone();
+    match tokio::task::spawn_blocking(move || host.mark_sent(id)).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(e)) => {
+            tracing::error!(outbox_id = id, error = %e, "cannot mark an announcement sent")
+        }
+        Err(e) => {
+            tracing::error!(outbox_id = id, error = %e, "marking an announcement sent failed")
+        }
+    }
+}
