@@ -150,9 +150,13 @@ pub async fn run(http: Arc<Http>, data: Data) {
     let mut lanes = Lanes::default();
     let mut running: JoinSet<(i64, LaneEnd)> = JoinSet::new();
     let mut claim = true;
+    let mut claimed_at = Instant::now();
     while !data.wake.stopping() {
-        if claim {
+        // However busy the lanes keep the loop, the claim (and with it the
+        // lease on the games waiting here) is renewed every MAX_IDLE.
+        if claim || claimed_at.elapsed() >= MAX_IDLE {
             lanes.take_claim(claim_rows(&data).await);
+            claimed_at = Instant::now();
         }
         while running.len() < LANES {
             let Some((game, rows)) = lanes.next_ready(Instant::now()) else {
@@ -246,5 +250,70 @@ async fn mark_sent(data: &Data, id: i64) {
         Err(e) => {
             tracing::error!(outbox_id = id, error = %e, "marking an announcement sent failed")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use host::Target;
+
+    fn row(id: i64, game_id: i64) -> OutboxItem {
+        OutboxItem {
+            id,
+            game_id,
+            target: Target::Channel("1".into()),
+            announcement: Err("not read in these tests".into()),
+        }
+    }
+
+    fn ids(rows: &[OutboxItem]) -> Vec<i64> {
+        rows.iter().map(|r| r.id).collect()
+    }
+
+    #[test]
+    fn each_game_gets_one_lane_with_its_rows_in_order() {
+        let mut lanes = Lanes::default();
+        lanes.take_claim(vec![row(1, 10), row(2, 20), row(3, 10), row(4, 20)]);
+        let now = Instant::now();
+        let (g, rows) = lanes.next_ready(now).unwrap();
+        assert_eq!((g, ids(&rows)), (10, vec![1, 3]));
+        let (g, rows) = lanes.next_ready(now).unwrap();
+        assert_eq!((g, ids(&rows)), (20, vec![2, 4]));
+        assert!(lanes.next_ready(now).is_none());
+        // A claim while both lanes run hands neither game out again; a
+        // newer row of game 10 is noted for when its lane ends.
+        lanes.take_claim(vec![row(1, 10), row(2, 20), row(3, 10), row(5, 10)]);
+        assert!(lanes.next_ready(now).is_none());
+        assert!(lanes.finish(10, &LaneEnd::Delivered, now), "row 5 waits");
+        assert!(!lanes.finish(20, &LaneEnd::Delivered, now), "nothing new");
+    }
+
+    #[test]
+    fn a_failing_game_backs_off_alone_and_doubles_up_to_the_cap() {
+        let mut lanes = Lanes::default();
+        let now = Instant::now();
+        lanes.take_claim(vec![row(1, 10), row(2, 20)]);
+        let (g, _) = lanes.next_ready(now).unwrap();
+        assert_eq!(g, 10);
+        assert!(lanes.finish(10, &LaneEnd::Retry, now));
+        lanes.take_claim(vec![row(1, 10), row(2, 20)]);
+        // Game 20 goes at once; game 10 waits for its backoff.
+        let (g, _) = lanes.next_ready(now).unwrap();
+        assert_eq!(g, 20);
+        assert!(lanes.next_ready(now).is_none());
+        assert_eq!(lanes.next_look(now), now + FIRST_BACKOFF);
+        let later = now + FIRST_BACKOFF;
+        let (g, _) = lanes.next_ready(later).unwrap();
+        assert_eq!(g, 10);
+        lanes.finish(10, &LaneEnd::Retry, later);
+        assert_eq!(lanes.backoff[&10].until, later + FIRST_BACKOFF * 2);
+        for _ in 0..20 {
+            lanes.finish(10, &LaneEnd::Retry, later);
+        }
+        assert_eq!(lanes.backoff[&10].next, MAX_BACKOFF);
+        // Delivered at last: the backoff is forgotten.
+        lanes.finish(10, &LaneEnd::Delivered, later);
+        assert!(!lanes.backoff.contains_key(&10));
     }
 }
