@@ -312,6 +312,11 @@ impl Bot {
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// The REST client of the settings: through `api_base` if one is set.
+///
+/// With `api_base`, serenity's rate limiter must stay off: serenity 0.12
+/// builds every request its `Ratelimiter` sends without the proxy (serenity
+/// issue 1739; still so on its development branches), so with it on, every
+/// call would skip `api_base` and go to https://discord.com itself.
 fn http_of(settings: &BotSettings) -> serenity::Http {
     let mut http = serenity::HttpBuilder::new(&settings.token);
     if let Some(base) = &settings.api_base {

@@ -8,7 +8,7 @@
 //! closed with 4011 ("Sharding required"), one with a shard id out of range
 //! or another total with 4010 ("Invalid shard").
 
-use super::{APP_ID, Shared, TOKEN};
+use super::{APP_ID, Frame, Shared, TOKEN};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -101,7 +101,7 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
             "IDENTIFY as shard [{shard_id}, {shard_total}] where {required} shard(s) are required"
         ));
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<Frame>();
     let session_no = shared.with(|s| {
         s.identify = Some(identify["d"].clone());
         s.identifies.push(identify["d"].clone());
@@ -130,7 +130,10 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
     let result = loop {
         tokio::select! {
             out = rx.recv() => match out {
-                Some(frame) => {
+                Some((due, frame)) => {
+                    // Frames are queued in order, each due a latency after
+                    // it was dispatched: waiting keeps both.
+                    tokio::time::sleep_until(due).await;
                     if let Err(e) = ws.send(Message::Text(frame)).await {
                         break Err(e.to_string());
                     }

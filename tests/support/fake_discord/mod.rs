@@ -26,6 +26,32 @@
 //! - Edits: `PATCH /channels/{c}/messages/{m}` edits in place and counts the
 //!   edits of each message ([`State::edits`]).
 //!
+//! - Rate limits (`ratelimits.rs`), Discord's with
+//!   [`FakeDiscord::set_rate_limits`]`(`[`RateLimits::discord`]`())`; off
+//!   by default for now, as the bot under test cannot run serenity's rate
+//!   limiter through `api_base` (serenity 0.12 sends the limiter's requests
+//!   past the proxy). Every request counts against a bucket, the
+//!   route's shape with its major parameter (channel, guild, webhook id and
+//!   token, interaction), in fixed windows: 5 message creates and 5 edits
+//!   per 5 s in a channel, 5 DM opens a second, 50 a second on any other
+//!   route; and all but the interaction endpoints (callbacks and
+//!   follow-ups) against the global 50 a second. Every answer carries
+//!   `X-RateLimit-Limit`, `-Remaining`, `-Reset` (epoch seconds),
+//!   `-Reset-After` (seconds) and `-Bucket` (a hash of the route shape).
+//!   A request over a limit is not performed: 429 with `Retry-After`
+//!   (whole seconds, rounded up), `X-RateLimit-Scope` (`user`, or `global`
+//!   with `X-RateLimit-Global: true`) and the body `{"message": "You are
+//!   being rate limited.", "retry_after": seconds, "global": bool}`.
+//!   [`FakeDiscord::set_rate_limits`] sets, changes or lifts them,
+//!   [`FakeDiscord::fail_next_message_with_429`] refuses one message, and
+//!   [`FakeDiscord::set_latency`] delays every answer (and gateway event).
+//!   Recorded: every request with its arrival time and bucket
+//!   ([`State::calls`]), every 429 with how long the bot then left its
+//!   bucket alone ([`State::too_many`]), and every request that came while
+//!   a 429 still told the bot to wait ([`State::violations`]); a request
+//!   arriving within the round trip (plus 20 ms) of a 429 may have been sent
+//!   before the bot read it and is not judged.
+//!
 //! Everything the bot sends is recorded in [`State`]; tests wait on it with
 //! [`FakeDiscord::wait_for`] (polling on change notifications with a
 //! timeout, never sleeping).
@@ -33,7 +59,10 @@
 mod gateway;
 mod limits;
 pub mod multipart;
+pub mod ratelimits;
 mod rest;
+
+pub use ratelimits::{Call, RateLimits, TooMany, Violation};
 
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -247,6 +276,14 @@ pub struct State {
     pub messages: Vec<Msg>,
     /// Every REST request: "METHOD path -> status".
     pub requests: Vec<String>,
+    /// Every REST request with its arrival time and rate-limit bucket.
+    pub calls: Vec<Call>,
+    /// Every 429 the fake answered, in order.
+    pub too_many: Vec<TooMany>,
+    /// Requests that came while a 429 still told the bot to wait.
+    pub violations: Vec<Violation>,
+    /// The rate limits, the latency and the limiter's windows.
+    pub(crate) limiter: ratelimits::Limiter,
     /// Payloads the fake rejected as Discord would, with the reason.
     pub rejected: Vec<String>,
     /// Registered application commands (the last PUT body, either scope).
@@ -283,8 +320,9 @@ pub struct State {
     /// Nonces used per (channel, nonce): the message and when it was created.
     pub(crate) nonces: HashMap<(u64, String), (u64, Instant)>,
     pub(crate) next_id: u64,
-    /// The live session of each shard: its number and its sender.
-    pub(crate) gateways: std::collections::BTreeMap<u32, (u64, mpsc::UnboundedSender<String>)>,
+    /// The live session of each shard: its number and its sender of frames
+    /// (each with the time it is due, after the latency).
+    pub(crate) gateways: std::collections::BTreeMap<u32, (u64, mpsc::UnboundedSender<Frame>)>,
     pub(crate) seq: u64,
 }
 
@@ -332,6 +370,32 @@ impl State {
         self.messages.iter().find(|m| m.id == id)
     }
 
+    /// The 429s answered on a channel's buckets.
+    pub fn too_many_in(&self, channel: u64) -> Vec<&TooMany> {
+        let major = format!("@ channels/{channel}");
+        self.too_many
+            .iter()
+            .filter(|t| t.bucket.ends_with(&major))
+            .collect()
+    }
+
+    /// The message creates in a channel that Discord performed, in order.
+    pub fn creates_in(&self, channel: u64) -> Vec<&Call> {
+        let request = format!("POST /api/v10/channels/{channel}/messages");
+        self.calls
+            .iter()
+            .filter(|c| c.request == request && c.status == 200)
+            .collect()
+    }
+
+    /// 429s after which the bot sent to the same bucket too early.
+    pub fn unhonoured(&self) -> Vec<&TooMany> {
+        self.too_many
+            .iter()
+            .filter(|t| t.honoured() == Some(false))
+            .collect()
+    }
+
     /// Everything as text, for failure messages.
     pub fn dump(&self) -> String {
         let mut s = String::new();
@@ -350,6 +414,8 @@ impl State {
         }
         s.push_str(&format!("rejected: {:?}\n", self.rejected));
         s.push_str(&format!("dedupe hits: {:?}\n", self.dedupe_hits));
+        s.push_str(&format!("429s: {:#?}\n", self.too_many));
+        s.push_str(&format!("violations: {:#?}\n", self.violations));
         s
     }
 }
@@ -372,6 +438,9 @@ impl Drop for FakeDiscord {
         }
     }
 }
+
+/// A gateway event's text and when it is due (sent after the latency).
+pub(crate) type Frame = (tokio::time::Instant, String);
 
 /// Shared between the servers and the test.
 #[derive(Clone)]
@@ -402,10 +471,16 @@ impl FakeDiscord {
         let gw = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", rest.local_addr().unwrap());
         let gateway_url = format!("ws://{}", gw.local_addr().unwrap());
-        let state = Arc::new(Mutex::new(State {
+        let mut state = State {
             shard_total: shard_total.max(1),
             ..State::default()
-        }));
+        };
+        // Off until the bot can run serenity's rate limiter against the
+        // fake: serenity 0.12 sends what its limiter sends past `api_base`,
+        // so the bot under test runs without it and would meet 429s that
+        // the real bot waits out (see `discord_ratelimits.rs`).
+        state.limiter.limits = RateLimits::off();
+        let state = Arc::new(Mutex::new(state));
         let changed = Arc::new(Notify::new());
         let shared = Shared {
             state: state.clone(),
@@ -464,6 +539,35 @@ impl FakeDiscord {
     /// Gives the bot the permission to open threads (and post in them).
     pub fn allow_threads(&self) {
         self.shared().with(|s| s.deny_threads = false);
+    }
+
+    /// Sets the rate limits the fake enforces (none until then).
+    pub fn set_rate_limits(&self, limits: RateLimits) {
+        self.shared().with(|s| s.limiter.limits = limits);
+    }
+
+    /// Delays every REST answer by `round_trip` (half before the request is
+    /// performed, half after) and every gateway event by half of it.
+    pub fn set_latency(&self, round_trip: Duration) {
+        self.shared().with(|s| s.limiter.latency = round_trip);
+    }
+
+    /// Answers the next message create in `channel` with a 429 asking the
+    /// bot to wait `retry_after` (the message is not created).
+    pub fn fail_next_message_with_429(&self, channel: u64, retry_after: Duration) {
+        self.shared()
+            .with(|s| s.limiter.force_429(channel, retry_after));
+    }
+
+    /// Panics if the bot sent a request while a 429 told it to wait.
+    pub fn assert_rate_limits_honoured(&self) {
+        let s = self.state();
+        assert!(
+            s.violations.is_empty() && s.unhonoured().is_empty(),
+            "the bot did not wait as 429s told it: {:#?}\n{:#?}",
+            s.violations,
+            s.unhonoured()
+        );
     }
 
     /// Marks a user as refusing DMs from the bot.
@@ -544,11 +648,12 @@ impl FakeDiscord {
             s.seq += 1;
             let shard = gateway::shard_of(&d, s.shard_total);
             let frame = json!({"op": 0, "t": t, "s": s.seq, "d": d}).to_string();
+            let due = tokio::time::Instant::now() + s.limiter.latency / 2;
             s.gateways
                 .get(&shard)
                 .unwrap_or_else(|| panic!("no gateway session for shard {shard}"))
                 .1
-                .send(frame)
+                .send((due, frame))
                 .expect("gateway closed");
         });
     }

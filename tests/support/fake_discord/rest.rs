@@ -1,7 +1,8 @@
 //! The fake's REST API: the routes the bot uses, answered as Discord would.
 
 use super::{
-    APP_ID, DedupeHit, GUILD_ID, Msg, NONCE_WINDOW, Shared, State, TOKEN, Upload, limits, multipart,
+    APP_ID, DedupeHit, GUILD_ID, Msg, NONCE_WINDOW, Shared, State, TOKEN, Upload, limits,
+    multipart, ratelimits,
 };
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -43,6 +44,9 @@ fn error(status: u16, code: u64, message: &str) -> Reply {
 }
 
 async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>> {
+    // The round trip: half on the way to Discord, half on the way back.
+    let latency = shared.state.lock().unwrap().limiter.latency;
+    tokio::time::sleep(latency / 2).await;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     let auth_ok = req
@@ -62,42 +66,65 @@ async fn handle(req: Request<Incoming>, shared: Shared) -> Response<Full<Bytes>>
         .await
         .map(|b| b.to_bytes())
         .unwrap_or_default();
+    let arrived = Instant::now();
     // Every route the bot uses needs its token; a rejected one gets what
     // Discord answers (on `GET /users/@me` and `/gateway/bot` too): 401 with
     // code 0 and "401: Unauthorized".
-    let (status, out) = if !auth_ok {
-        error(401, 0, "401: Unauthorized")
-    } else if content_type.starts_with("multipart/") {
-        match read_form(&content_type, &body) {
-            Ok((json, files)) => route(&shared, &method, &path, json, files),
-            Err(Refused::Form(why)) => reject(&shared, format!("{method} {path}: {why}")),
+    let (reply, headers) = if !auth_ok {
+        (error(401, 0, "401: Unauthorized"), Vec::new())
+    } else {
+        match shared.with(|s| ratelimits::admit(s, &method, &path, arrived)) {
+            Ok(headers) => (
+                answer(&shared, &method, &path, &content_type, &body),
+                headers,
+            ),
+            Err(refusal) => (
+                (StatusCode::TOO_MANY_REQUESTS, Some(refusal.body)),
+                refusal.headers,
+            ),
+        }
+    };
+    let status = reply.0.as_u16();
+    shared.with(|s| {
+        s.requests.push(format!("{method} {path} -> {status}"));
+        s.calls.push(ratelimits::Call {
+            at: arrived,
+            request: format!("{method} {path}"),
+            bucket: ratelimits::bucket_of(&method, &path),
+            status,
+        });
+    });
+    tokio::time::sleep(latency - latency / 2).await;
+    respond(reply, &headers)
+}
+
+/// Performs a request the rate limits let through.
+fn answer(shared: &Shared, method: &Method, path: &str, content_type: &str, body: &[u8]) -> Reply {
+    if content_type.starts_with("multipart/") {
+        return match read_form(content_type, body) {
+            Ok((json, files)) => route(shared, method, path, json, files),
+            Err(Refused::Form(why)) => reject(shared, format!("{method} {path}: {why}")),
             Err(Refused::TooLarge(why)) => {
                 shared.with(|s| s.rejected.push(format!("{method} {path}: {why}")));
                 error(413, 40005, "Request entity too large")
             }
-        }
-    } else {
-        let json: Value = if body.is_empty() {
-            Value::Null
-        } else {
-            match serde_json::from_slice(&body) {
-                Ok(v) => v,
-                Err(e) => {
-                    shared.with(|s| {
-                        s.rejected
-                            .push(format!("{method} {path}: body is not JSON: {e}"))
-                    });
-                    return respond(error(400, 50109, "The request body contains invalid JSON."));
-                }
-            }
         };
-        route(&shared, &method, &path, json, Vec::new())
+    }
+    let json: Value = if body.is_empty() {
+        Value::Null
+    } else {
+        match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => {
+                shared.with(|s| {
+                    s.rejected
+                        .push(format!("{method} {path}: body is not JSON: {e}"))
+                });
+                return error(400, 50109, "The request body contains invalid JSON.");
+            }
+        }
     };
-    shared.with(|s| {
-        s.requests
-            .push(format!("{method} {path} -> {}", status.as_u16()))
-    });
-    respond((status, out))
+    route(shared, method, path, json, Vec::new())
 }
 
 /// Discord's limit on the number of files in one message.
@@ -253,13 +280,15 @@ fn attach(
     Ok((json, uploads))
 }
 
-fn respond((status, out): Reply) -> Response<Full<Bytes>> {
+fn respond((status, out): Reply, headers: &ratelimits::Headers) -> Response<Full<Bytes>> {
     let body = out.map(|v| v.to_string()).unwrap_or_default();
-    Response::builder()
+    let mut answer = Response::builder()
         .status(status)
-        .header("content-type", "application/json")
-        .body(Full::new(Bytes::from(body)))
-        .unwrap()
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        answer = answer.header(*name, value);
+    }
+    answer.body(Full::new(Bytes::from(body))).unwrap()
 }
 
 fn bot_user() -> Value {
