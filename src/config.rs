@@ -91,8 +91,14 @@ pub struct DiscordConfig {
     pub token: String,
     /// Register slash commands in this server only (instant) instead of globally.
     pub guild_id: Option<u64>,
-    /// Send REST calls through this base URL instead of discord.com (tests, proxies).
+    /// Send REST calls through this base URL instead of discord.com (a
+    /// proxy that applies the rate limits itself).
     pub api_base: Option<String>,
+    /// Connect to discord.com's REST API at this `host:port` instead of
+    /// looking it up (an egress gateway; the test suite's fake Discord).
+    pub api_address: Option<String>,
+    /// A PEM root certificate to trust for discord.com besides the built-in ones.
+    pub api_root_ca: Option<String>,
 }
 
 impl fmt::Debug for DiscordConfig {
@@ -109,6 +115,8 @@ impl fmt::Debug for DiscordConfig {
             )
             .field("guild_id", &self.guild_id)
             .field("api_base", &self.api_base)
+            .field("api_address", &self.api_address)
+            .field("api_root_ca", &self.api_root_ca)
             .finish()
     }
 }
@@ -247,6 +255,8 @@ const TEXT_KEYS: &[&str] = &[
     "database.backup_dir",
     "discord.token",
     "discord.api_base",
+    "discord.api_address",
+    "discord.api_root_ca",
     "deadlines.timeout_policy",
     "battle.roster",
     "log.level",

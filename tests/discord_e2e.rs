@@ -495,6 +495,8 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
     let settings = discord::BotSettings {
         token: support::fake_discord::TOKEN.into(),
         api_base: Some(fake.base_url.clone()),
+        api_address: None,
+        api_root_ca: None,
         guild_id: None,
         ai_budget_ms: 20,
         turn_seconds: Default::default(),

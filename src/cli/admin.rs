@@ -62,6 +62,7 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     {
         discord::check_api_base(base)?;
     }
+    api_address(&config)?;
     init_logging(&config.log.level, config.token());
     let path = &config.database.path;
     let location = config.database.location();
@@ -103,6 +104,34 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     ran
 }
 
+/// `[discord] api_address` as a socket address (`host:port`, looked up
+/// once), or a clear error.
+fn api_address(config: &Config) -> anyhow::Result<Option<std::net::SocketAddr>> {
+    use std::net::ToSocketAddrs;
+    let Some(text) = config
+        .discord
+        .api_address
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(None);
+    };
+    let shown: String = text.chars().take(200).collect();
+    let found = text
+        .to_socket_addrs()
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "invalid `[discord] api_address` `{shown}`: {e}; expected host:port such as 127.0.0.1:8443"
+            )
+        })?
+        .next();
+    match found {
+        Some(address) => Ok(Some(address)),
+        None => bail!("`[discord] api_address` `{shown}` names no address; expected host:port such as 127.0.0.1:8443"),
+    }
+}
+
 /// The bot's settings from the config: the token, where Discord is, the AI
 /// budget, and the operator's default deadlines of every registered kind.
 pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotSettings {
@@ -113,6 +142,14 @@ pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotS
             .api_base
             .clone()
             .filter(|s| !s.trim().is_empty()),
+        // Checked by `run` before the bot starts.
+        api_address: api_address(config).ok().flatten(),
+        api_root_ca: config
+            .discord
+            .api_root_ca
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(std::path::PathBuf::from),
         guild_id: config.discord.guild_id,
         ai_budget_ms: config.ai.budget_ms,
         turn_seconds: registry

@@ -101,6 +101,8 @@ impl Harness {
         BotSettings {
             token: TOKEN.into(),
             api_base: Some(self.fake.base_url.clone()),
+            api_address: None,
+            api_root_ca: None,
             guild_id: self.guild_id,
             ai_budget_ms: 20,
             // No deadline for any kind unless a test sets one.

@@ -56,6 +56,11 @@ pub struct BotSettings {
     pub token: String,
     /// Send REST calls (and so discover the gateway) here instead of discord.com.
     pub api_base: Option<String>,
+    /// Reach discord.com's REST API at this address instead of looking it up
+    /// (its certificate must still be valid for discord.com).
+    pub api_address: Option<std::net::SocketAddr>,
+    /// A PEM root certificate trusted for discord.com besides the built-in ones.
+    pub api_root_ca: Option<std::path::PathBuf>,
     /// Register the commands in this server only.
     pub guild_id: Option<u64>,
     /// AI thinking budget per decision (ms).
@@ -75,6 +80,7 @@ impl std::fmt::Debug for BotSettings {
         f.debug_struct("BotSettings")
             .field("token", &"<redacted>")
             .field("api_base", &self.api_base)
+            .field("api_address", &self.api_address)
             .field("guild_id", &self.guild_id)
             .field("shards", &self.shards)
             .finish_non_exhaustive()
@@ -218,7 +224,7 @@ impl Bot {
         let intents = serenity::GatewayIntents::GUILDS
             | serenity::GatewayIntents::GUILD_MESSAGES
             | serenity::GatewayIntents::DIRECT_MESSAGES;
-        let mut client = serenity::ClientBuilder::new_with_http(http_of(&settings), intents)
+        let mut client = serenity::ClientBuilder::new_with_http(http_of(&settings)?, intents)
             .framework(framework)
             .await?;
         let shard_manager = client.shard_manager.clone();
@@ -317,14 +323,49 @@ const STOP_GRACE: Duration = Duration::from_secs(5);
 /// builds every request its `Ratelimiter` sends without the proxy (serenity
 /// issue 1739; still so on its development branches), so with it on, every
 /// call would skip `api_base` and go to https://discord.com itself.
-fn http_of(settings: &BotSettings) -> serenity::Http {
-    let mut http = serenity::HttpBuilder::new(&settings.token);
+///
+/// `api_address` keeps the rate limiter on: the calls go to
+/// https://discord.com as always, only the connection is made to that
+/// address (an egress gateway, or the test suite's fake Discord, whose
+/// certificate is trusted through `api_root_ca`).
+fn http_of(settings: &BotSettings) -> anyhow::Result<serenity::Http> {
+    // Whatever a call forgets to say, it pings nobody.
+    let mut http = serenity::HttpBuilder::new(&settings.token)
+        .default_allowed_mentions(serenity::CreateAllowedMentions::new());
     if let Some(base) = &settings.api_base {
         http = http
             .proxy(base.trim_end_matches('/'))
             .ratelimiter_disabled(true);
+    } else if let Some(address) = settings.api_address {
+        http = http.client(api_client(address, settings.api_root_ca.as_deref())?);
     }
-    http.build()
+    Ok(http.build())
+}
+
+/// An HTTP client that reaches discord.com at `address`, trusting `root_ca`
+/// too.
+fn api_client(
+    address: std::net::SocketAddr,
+    root_ca: Option<&std::path::Path>,
+) -> anyhow::Result<reqwest::Client> {
+    let mut client = reqwest::Client::builder()
+        .use_rustls_tls()
+        .resolve("discord.com", address);
+    if let Some(path) = root_ca {
+        let pem = std::fs::read(path).map_err(|e| {
+            anyhow::anyhow!("cannot read `[discord] api_root_ca` {}: {e}", path.display())
+        })?;
+        let cert = reqwest::Certificate::from_pem(&pem).map_err(|e| {
+            anyhow::anyhow!(
+                "`[discord] api_root_ca` {} is not a PEM certificate: {e}",
+                path.display()
+            )
+        })?;
+        client = client.add_root_certificate(cert);
+    }
+    client
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot set up the HTTP client: {e}"))
 }
 
 /// Checks `[discord] api_base` before anything connects: an http(s) URL
@@ -440,7 +481,7 @@ fn classify(e: &serenity::Error) -> Failure {
 /// 429) are retried with a doubling wait (1 s up to 60 s), one warning
 /// line each time.
 pub async fn preflight(settings: &BotSettings) -> anyhow::Result<()> {
-    let http = http_of(settings);
+    let http = http_of(settings)?;
     let mut wait = RETRY_FIRST;
     loop {
         let attempt = async {
