@@ -99,6 +99,8 @@ pub struct DiscordConfig {
     pub api_address: Option<String>,
     /// A PEM root certificate to trust for discord.com besides the built-in ones.
     pub api_root_ca: Option<String>,
+    /// Games whose messages are delivered at once (0: the default, 32).
+    pub delivery_lanes: usize,
 }
 
 impl fmt::Debug for DiscordConfig {
@@ -117,6 +119,7 @@ impl fmt::Debug for DiscordConfig {
             .field("api_base", &self.api_base)
             .field("api_address", &self.api_address)
             .field("api_root_ca", &self.api_root_ca)
+            .field("delivery_lanes", &self.delivery_lanes)
             .finish()
     }
 }

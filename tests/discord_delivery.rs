@@ -60,3 +60,96 @@ async fn a_users_dm_channel_is_opened_once_and_remembered_across_restarts() {
     drop(s);
     h.finish().await;
 }
+
+/// Plays `rounds` drawn rounds of game `id` with the bot down, so that
+/// its announcements wait in the outbox.
+fn queue_rounds(h: &Harness, id: i64, rounds: u32) {
+    let host = h.offline_host();
+    for _ in 0..rounds {
+        for user in [ALICE, BOB] {
+            host.submit(Some(id), &user.to_string(), "rock").unwrap();
+        }
+    }
+}
+
+/// The ids of the messages in `ch` whose text contains `needle`, in order.
+fn ids_with(h: &Harness, ch: u64, needle: &str) -> Vec<u64> {
+    h.fake
+        .state()
+        .channel(ch)
+        .iter()
+        .filter(|m| m.text().contains(needle))
+        .map(|m| m.id)
+        .collect()
+}
+
+/// Each round's message of `ch` appears once, in the order of the rounds.
+fn assert_rounds_once_in_order(h: &Harness, ch: u64, rounds: u32) {
+    let mut last = 0;
+    for round in 1..=rounds {
+        let found = ids_with(h, ch, &format!("Round {round}: rock vs rock"));
+        assert_eq!(
+            found.len(),
+            1,
+            "round {round} posted {} times\n{}",
+            found.len(),
+            h.fake.state().dump()
+        );
+        assert!(found[0] > last, "round {round} out of order");
+        last = found[0];
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flooded_channel_does_not_hold_back_another_game() {
+    let mut h = Harness::start().await;
+    let (busy, quiet) = (CH + 1, CH + 2);
+    let flooded = lobby_with_bob(&h, busy, "rps", vec![]).await;
+    start(&h, busy).await;
+    let other = lobby_with_bob(&h, quiet, "rps", vec![]).await;
+    start(&h, quiet).await;
+    h.finish().await;
+    // With the bot down, the busy game plays many rounds (more channel
+    // messages than Discord takes in one channel for several seconds),
+    // then the quiet game one.
+    h.stop().await;
+    let rounds = 12;
+    queue_rounds(&h, flooded, rounds);
+    queue_rounds(&h, other, 1);
+    h.start_again().await;
+    // The quiet game's round arrives while the busy channel is still
+    // waiting out its rate limit...
+    channel_msg(&h.fake, quiet, "Round 1: rock vs rock").await;
+    let quiet_at = ids_with(&h, quiet, "Round 1: rock vs rock")[0];
+    let busy_done = ids_with(&h, busy, &format!("Round {rounds}: rock vs rock"));
+    assert!(
+        busy_done.is_empty() || busy_done[0] > quiet_at,
+        "the quiet game waited for the flooded channel\n{}",
+        h.fake.state().dump()
+    );
+    // ... and the busy channel still gets every round, once and in order,
+    // with every rate limit honoured.
+    channel_msg(&h.fake, busy, &format!("Round {rounds}: rock vs rock")).await;
+    h.finish().await;
+    assert_rounds_once_in_order(&h, busy, rounds);
+    h.fake.assert_rate_limits_honoured();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_in_the_middle_of_a_backlog_loses_and_doubles_nothing() {
+    let mut h = Harness::start().await;
+    let id = lobby_with_bob(&h, CH + 3, "rps", vec![]).await;
+    start(&h, CH + 3).await;
+    h.finish().await;
+    h.stop().await;
+    let rounds = 10;
+    queue_rounds(&h, id, rounds);
+    h.start_again().await;
+    // Stop once part of the backlog is out, then start again.
+    channel_msg(&h.fake, CH + 3, "Round 3: rock vs rock").await;
+    h.restart().await;
+    channel_msg(&h.fake, CH + 3, &format!("Round {rounds}: rock vs rock")).await;
+    h.finish().await;
+    assert_rounds_once_in_order(&h, CH + 3, rounds);
+    h.fake.assert_rate_limits_honoured();
+}

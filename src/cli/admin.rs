@@ -128,7 +128,9 @@ fn api_address(config: &Config) -> anyhow::Result<Option<std::net::SocketAddr>> 
         .next();
     match found {
         Some(address) => Ok(Some(address)),
-        None => bail!("`[discord] api_address` `{shown}` names no address; expected host:port such as 127.0.0.1:8443"),
+        None => bail!(
+            "`[discord] api_address` `{shown}` names no address; expected host:port such as 127.0.0.1:8443"
+        ),
     }
 }
 
@@ -161,6 +163,7 @@ pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotS
         timeout_policy: host::TimeoutPolicy::parse(&config.deadlines.timeout_policy)
             .unwrap_or(host::TimeoutPolicy::Default),
         shards: None,
+        delivery_lanes: config.discord.delivery_lanes,
     }
 }
 

@@ -113,6 +113,7 @@ impl Harness {
                 .collect(),
             timeout_policy: host::TimeoutPolicy::Default,
             shards: None,
+            delivery_lanes: 0,
         }
     }
 

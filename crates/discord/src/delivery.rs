@@ -27,11 +27,15 @@ use std::time::Duration;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-/// Games delivered at once. Enough that a burst of turns in many games is
+/// Games delivered at once by default (`[discord] delivery_lanes`). Enough that a burst of turns in many games is
 /// limited by Discord's global rate (50 requests a second), not by lanes
 /// waiting on the round trip; few enough that one process never holds
 /// hundreds of requests open.
 pub const LANES: usize = 32;
+
+/// The most lanes a setting can ask for: more would only queue on
+/// Discord's global limit with hundreds of requests open.
+const MAX_LANES: usize = 256;
 
 /// The rows one claim reads (of at most the host's claimed games).
 const CLAIM_ROWS: u32 = 500;
@@ -151,6 +155,10 @@ pub async fn run(http: Arc<Http>, data: Data) {
     let mut running: JoinSet<(i64, LaneEnd)> = JoinSet::new();
     let mut claim = true;
     let mut claimed_at = Instant::now();
+    let lanes_at_once = match data.settings.delivery_lanes {
+        0 => LANES,
+        n => n.min(MAX_LANES),
+    };
     while !data.wake.stopping() {
         // However busy the lanes keep the loop, the claim (and with it the
         // lease on the games waiting here) is renewed every MAX_IDLE.
@@ -158,7 +166,7 @@ pub async fn run(http: Arc<Http>, data: Data) {
             lanes.take_claim(claim_rows(&data).await);
             claimed_at = Instant::now();
         }
-        while running.len() < LANES {
+        while running.len() < lanes_at_once {
             let Some((game, rows)) = lanes.next_ready(Instant::now()) else {
                 break;
             };

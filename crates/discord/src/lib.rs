@@ -73,6 +73,9 @@ pub struct BotSettings {
     /// The gateway shards this process runs; `None`: the one shard of a
     /// one-process bot.
     pub shards: Option<ShardRange>,
+    /// Games whose messages are delivered at once (0: the default,
+    /// [`delivery::LANES`]).
+    pub delivery_lanes: usize,
 }
 
 impl std::fmt::Debug for BotSettings {
@@ -353,7 +356,10 @@ fn api_client(
         .resolve("discord.com", address);
     if let Some(path) = root_ca {
         let pem = std::fs::read(path).map_err(|e| {
-            anyhow::anyhow!("cannot read `[discord] api_root_ca` {}: {e}", path.display())
+            anyhow::anyhow!(
+                "cannot read `[discord] api_root_ca` {}: {e}",
+                path.display()
+            )
         })?;
         let cert = reqwest::Certificate::from_pem(&pem).map_err(|e| {
             anyhow::anyhow!(

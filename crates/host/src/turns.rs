@@ -57,7 +57,8 @@ pub struct AiTask {
 /// The rest is left for resolving the turn and posting it, because levels
 /// that think until the stopwatch (the battle's default since issue 21)
 /// otherwise made a player wait the whole budget plus delivery: with 12
-/// battles against the AI on 2 cores, `benches/ai_latency.rs` measured a
+/// battles against the AI on 2 cores, the AI latency bench (now
+/// `benches/discord_latency.rs`) measured a
 /// p95 of 1,383 ms for a 1,000 ms budget.
 pub fn thinking_ms(budget_ms: u64) -> u64 {
     budget_ms - budget_ms / 4

@@ -598,6 +598,12 @@ impl FakeDiscord {
         }
     }
 
+    /// Returns when anything changes, or after `limit` (for watchers that
+    /// read every change themselves).
+    pub async fn changed_within(&self, limit: Duration) {
+        let _ = tokio::time::timeout(limit, self.changed.notified()).await;
+    }
+
     /// Waits for a gateway session to be READY (`n` sessions so far).
     pub async fn wait_ready(&self, n: usize) {
         self.wait_for("the bot to connect", |s| {
