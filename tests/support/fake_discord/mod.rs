@@ -247,6 +247,9 @@ pub struct State {
     pub messages: Vec<Msg>,
     /// Every REST request: "METHOD path -> status".
     pub requests: Vec<String>,
+    /// The JSON body of every POST and PATCH (`payload_json` of an
+    /// upload), with "METHOD path", in order.
+    pub bodies: Vec<(String, Value)>,
     /// Payloads the fake rejected as Discord would, with the reason.
     pub rejected: Vec<String>,
     /// Registered application commands (the last PUT body, either scope).
