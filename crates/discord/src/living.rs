@@ -506,17 +506,25 @@ async fn open_turn(
             message_id: id.to_string(),
             content: last_text,
         };
-        let shown = Shown {
-            buttons: if prompted {
-                Buttons::Prompt
-            } else {
-                Buttons::Bare
-            }
-            .tag()
-            .to_string(),
-            text: posted.content.clone(),
-        };
-        remember_shown(data, &posted, &shown).await;
+        // Posted again after a crash, Discord answers with the message it
+        // already had (by its nonce), which may have been edited since: what
+        // it shows is then kept as it was.
+        let again = self::posted(data, g, &posted.key)
+            .await
+            .is_some_and(|m| m.message_id == posted.message_id);
+        if !again {
+            let shown = Shown {
+                buttons: if prompted {
+                    Buttons::Prompt
+                } else {
+                    Buttons::Bare
+                }
+                .tag()
+                .to_string(),
+                text: posted.content.clone(),
+            };
+            remember_shown(data, &posted, &shown).await;
+        }
         if prompted {
             // Once the turn resolves, the message reads as a record of it:
             // no "your move", no buttons.
