@@ -9,8 +9,7 @@ use host::GameStatus;
 use poise::serenity_prelude as serenity;
 use serenity::{
     ButtonStyle, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption,
+    CreateInteractionResponse, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
 /// What a component asks for.
@@ -217,12 +216,15 @@ fn move_verb(index: usize, c: &ActionChoice) -> Verb {
     }
 }
 
-/// The name a member goes by.
+/// The name a member goes by, made inert for Discord: this is where names
+/// enter the bot, before the host stores them and writes them into texts
+/// (see `messages.rs` for why here).
 pub fn display_name(user: &serenity::User, member: Option<&serenity::Member>) -> String {
-    member
+    let name = member
         .and_then(|m| m.nick.clone())
         .or_else(|| user.global_name.clone())
-        .unwrap_or_else(|| user.name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    messages::inert_name(&name)
 }
 
 /// Handles a click or a menu choice.
@@ -264,9 +266,7 @@ async fn reply(
     text: &str,
     rows: Vec<CreateActionRow>,
 ) -> Result<(), BotError> {
-    let mut msg = CreateInteractionResponseMessage::new()
-        .content(messages::clip(text, messages::MAX_CONTENT))
-        .ephemeral(true);
+    let mut msg = messages::response(messages::clip(text, messages::MAX_CONTENT)).ephemeral(true);
     if !rows.is_empty() {
         msg = msg.components(rows);
     }

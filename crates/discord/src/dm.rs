@@ -38,7 +38,9 @@ pub async fn handle(
     match verdict {
         Verdict::Allowed => {}
         Verdict::Warn => {
-            msg.channel_id.say(&ctx.http, FLOOD_WARNING).await?;
+            msg.channel_id
+                .send_message(&ctx.http, messages::create(FLOOD_WARNING))
+                .await?;
             return Ok(());
         }
         Verdict::Silent => {
@@ -70,7 +72,9 @@ pub async fn handle(
     let mut parts = messages::split(&reply, messages::MAX_CONTENT);
     parts.truncate(MAX_REPLY_PARTS);
     for part in parts {
-        msg.channel_id.say(&ctx.http, part).await?;
+        msg.channel_id
+            .send_message(&ctx.http, messages::create(part))
+            .await?;
     }
     Ok(())
 }

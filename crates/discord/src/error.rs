@@ -66,9 +66,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
                 tracing::error!(%command, user = %ctx.author().id, channel = %ctx.channel_id(), %error,
                     "command failed");
             }
-            let reply = poise::CreateReply::default()
-                .content(messages::clip(&error.shown(), 2000))
-                .ephemeral(true);
+            let reply = messages::reply(messages::clip(&error.shown(), 2000)).ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!(%command, error = %e, "could not tell the user about an error");
             }

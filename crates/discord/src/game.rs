@@ -115,12 +115,8 @@ fn is_moderator(ctx: &Context<'_>) -> bool {
 }
 
 pub(super) async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
-    ctx.send(
-        poise::CreateReply::default()
-            .content(messages::clip(&text.into(), messages::MAX_CONTENT))
-            .ephemeral(true),
-    )
-    .await?;
+    ctx.send(messages::reply(messages::clip(&text.into(), messages::MAX_CONTENT)).ephemeral(true))
+        .await?;
     ctx.data().wake.all();
     Ok(())
 }
@@ -379,7 +375,7 @@ pub async fn status(
             messages::MAX_CONTENT,
         );
     }
-    let mut reply = poise::CreateReply::default().content(text).ephemeral(true);
+    let mut reply = messages::reply(text).ephemeral(true);
     if !rows.is_empty() {
         reply = reply.components(rows);
     }
@@ -455,8 +451,7 @@ pub async fn history(
     let text = describe_history(&game_label(&g), &h) + &press;
     // A page of long reports (Diplomacy) takes several messages, not a cut.
     for part in messages::split(&text, messages::MAX_CONTENT) {
-        ctx.send(poise::CreateReply::default().content(part).ephemeral(true))
-            .await?;
+        ctx.send(messages::reply(part).ephemeral(true)).await?;
     }
     Ok(())
 }

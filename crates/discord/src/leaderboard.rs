@@ -50,8 +50,7 @@ pub fn rules_of(
 
 async fn reply(ctx: Context<'_>, text: String) -> Result<(), BotError> {
     for part in messages::split(text.trim_end(), messages::MAX_CONTENT) {
-        ctx.send(poise::CreateReply::default().content(part).ephemeral(true))
-            .await?;
+        ctx.send(messages::reply(part).ephemeral(true)).await?;
     }
     Ok(())
 }

@@ -200,6 +200,9 @@ impl Bot {
             .options(poise::FrameworkOptions {
                 commands: commands(),
                 on_error: |e| Box::pin(error::on_error(e)),
+                // Poise's default lets replies ping any user; ours ping
+                // nobody unless a reply says whom (see `messages.rs`).
+                allowed_mentions: Some(messages::no_pings()),
                 event_handler: |ctx, event, framework, data| {
                     Box::pin(on_event(ctx, event, framework, data))
                 },

@@ -26,15 +26,21 @@
 //!
 //! Which message was posted for what is kept in the store
 //! ([`host::PostedMessage`], keys `lobby`, `turn:N`, `status:N`, `thread`),
-//! so edits after a restart find the messages posted before it.
+//! so edits after a restart find the messages posted before it. What each
+//! message shows now (text and buttons) is kept too, under `shown:KEY`, so
+//! an edit that would change nothing is not sent (no request to read it).
+//!
+//! Every post and edit says whom it may ping (see `messages.rs`): a turn's
+//! message pings the people it waits for; an edit keeps mentioning those
+//! its text names and pings nobody else.
 
 use super::outbox::{Route, error_code, nonce};
 use super::{Data, components, game, messages};
 use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
 use poise::serenity_prelude as serenity;
 use serenity::{
-    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateAllowedMentions,
-    CreateMessage, CreateThread, EditMessage, Http, MessageId, Nonce, UserId,
+    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateMessage, CreateThread,
+    Http, MessageId, Nonce, UserId,
 };
 
 /// Discord's limit on a thread's name.
@@ -49,6 +55,121 @@ fn turn_key(turn: u32) -> String {
 /// kept (without the status line and the prompt), to edit it back then.
 fn status_key(turn: u32) -> String {
     format!("status:{turn}")
+}
+
+/// The key under which what the message under `key` shows now is kept.
+fn shown_key(key: &str) -> String {
+    format!("shown:{key}")
+}
+
+/// The buttons a living message shows, as far as edits need to know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Buttons {
+    /// None.
+    Bare,
+    /// The open lobby's.
+    Lobby,
+    /// The closed lobby's, disabled.
+    LobbyDisabled,
+    /// A turn's prompt (moves, or "Show my move").
+    Prompt,
+}
+
+impl Buttons {
+    /// How the buttons are kept in the store.
+    fn tag(self) -> &'static str {
+        match self {
+            Buttons::Bare => "bare",
+            Buttons::Lobby => "lobby",
+            Buttons::LobbyDisabled => "lobby-disabled",
+            Buttons::Prompt => "prompt",
+        }
+    }
+}
+
+/// What a living message shows: its buttons (by tag) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shown {
+    buttons: String,
+    text: String,
+}
+
+/// What the message under `key` shows, as last posted or edited (none when
+/// unknown, e.g. posted before this was kept: the next edit is sent).
+async fn shown(data: &Data, game_id: i64, key: &str) -> Option<Shown> {
+    let m = posted(data, game_id, &shown_key(key)).await?;
+    let (buttons, text) = m.content.split_once('\n')?;
+    Some(Shown {
+        buttons: buttons.to_string(),
+        text: text.to_string(),
+    })
+}
+
+/// Remembers what the message `m` (posted under `m.key`) shows now.
+async fn remember_shown(data: &Data, m: &PostedMessage, shown: &Shown) {
+    remember(
+        data,
+        PostedMessage {
+            key: shown_key(&m.key),
+            content: format!("{}\n{}", shown.buttons, shown.text),
+            ..m.clone()
+        },
+    )
+    .await;
+}
+
+/// An edit of a living message: its new text and buttons (`None` keeps
+/// what it has).
+struct Change {
+    text: Option<String>,
+    buttons: Option<(Buttons, Vec<CreateActionRow>)>,
+}
+
+/// Edits the living message `m` unless that would change nothing it shows;
+/// its text may mention the users it names (the bot's own mentions: names
+/// are inert) and nobody else.
+async fn edit_living(
+    http: &Http,
+    data: &Data,
+    m: &PostedMessage,
+    change: Change,
+) -> Result<(), serenity::Error> {
+    let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
+        return Ok(());
+    };
+    let before = shown(data, m.game_id, &m.key).await;
+    // What it shows after the edit, when known (what the edit keeps is
+    // known only if what it showed before is).
+    let buttons = change
+        .buttons
+        .as_ref()
+        .map(|(b, _)| b.tag().to_string())
+        .or_else(|| before.as_ref().map(|s| s.buttons.clone()));
+    let text = change
+        .text
+        .clone()
+        .or_else(|| before.as_ref().map(|s| s.text.clone()));
+    let after = buttons
+        .zip(text)
+        .map(|(buttons, text)| Shown { buttons, text });
+    if after.is_some() && after == before {
+        tracing::debug!(game_id = m.game_id, key = %m.key, "edit skipped: it would change nothing");
+        return Ok(());
+    }
+    let mut edit = messages::edit();
+    if let Some(text) = change.text {
+        edit = edit
+            .allowed_mentions(messages::pinging(messages::mentioned_users(&text)))
+            .content(text);
+    }
+    if let Some((_, rows)) = change.buttons {
+        edit = edit.components(rows);
+    }
+    ChannelId::new(c).edit_message(http, id, edit).await?;
+    if let Some(after) = after {
+        remember_shown(data, m, &after).await;
+    }
+    Ok(())
 }
 
 fn snowflake(s: &str) -> Option<u64> {
@@ -173,7 +294,12 @@ async fn lobby_text(data: &Data, a: &Announcement, base: &str) -> (String, bool)
     if let Some(v) = view {
         text.push_str("\nSeats:");
         for s in &v.seats {
-            text.push_str(&format!("\n{}. {}", s.seat + 1, s.name));
+            // Names are inert as stored; this covers those stored before.
+            text.push_str(&format!(
+                "\n{}. {}",
+                s.seat + 1,
+                messages::inert_name(&s.name)
+            ));
         }
     }
     if a.text != base {
@@ -192,45 +318,52 @@ async fn lobby(
 ) -> Result<(), serenity::Error> {
     let g = a.game_id;
     if let Some(m) = posted(data, g, "lobby").await
-        && let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id))
+        && snowflake(&m.channel_id).is_some()
+        && snowflake(&m.message_id).is_some()
     {
         let (text, open) = lobby_text(data, a, &m.content).await;
-        let rows = if open {
-            components::lobby_rows(g)
-        } else {
-            Vec::new()
+        let change = Change {
+            text: Some(text),
+            buttons: Some(lobby_buttons(g, open)),
         };
-        match ChannelId::new(c)
-            .edit_message(http, id, EditMessage::new().content(text).components(rows))
-            .await
-        {
-            Ok(_) => return Ok(()),
+        match edit_living(http, data, &m, change).await {
+            Ok(()) => return Ok(()),
             Err(e) if unknown_message(&e) => {}
             Err(e) => return Err(e),
         }
     }
     let base = a.text.clone();
     let (text, open) = lobby_text(data, a, &base).await;
-    let mut msg = CreateMessage::new()
-        .content(text)
-        .allowed_mentions(CreateAllowedMentions::new());
-    if open {
-        msg = msg.components(components::lobby_rows(g));
+    let (buttons, rows) = lobby_buttons(g, open);
+    let mut msg = messages::create(text.clone());
+    if !rows.is_empty() {
+        msg = msg.components(rows);
     }
     if let Some(id) = send(http, channel, vec![msg], Route::Main(row)).await? {
-        remember(
-            data,
-            PostedMessage {
-                game_id: g,
-                key: "lobby".into(),
-                channel_id: channel.to_string(),
-                message_id: id.to_string(),
-                content: base,
-            },
-        )
-        .await;
+        let posted = PostedMessage {
+            game_id: g,
+            key: "lobby".into(),
+            channel_id: channel.to_string(),
+            message_id: id.to_string(),
+            content: base,
+        };
+        let shown = Shown {
+            buttons: buttons.tag().to_string(),
+            text,
+        };
+        remember_shown(data, &posted, &shown).await;
+        remember(data, posted).await;
     }
     Ok(())
+}
+
+/// The lobby's buttons: Join, Leave and Start while it is open, none after.
+fn lobby_buttons(game_id: i64, open: bool) -> (Buttons, Vec<CreateActionRow>) {
+    if open {
+        (Buttons::Lobby, components::lobby_rows(game_id))
+    } else {
+        (Buttons::Bare, Vec::new())
+    }
 }
 
 /// Edits the lobby into its final state: the seats, what became of it,
@@ -245,9 +378,6 @@ async fn close_lobby(
     let Some(m) = posted(data, g, "lobby").await else {
         return Ok(());
     };
-    let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
-        return Ok(());
-    };
     let (mut text, _) = lobby_text(data, a, &m.content).await;
     // The "Latest" line of the lobby was about seats; what matters now is
     // what became of the game.
@@ -255,11 +385,12 @@ async fn close_lobby(
         text.truncate(i);
     }
     text.push_str(&format!("\n{what}."));
-    let edit = EditMessage::new()
-        .content(messages::clip(&text, messages::MAX_CONTENT))
-        .components(components::lobby_rows_disabled(g));
-    match ChannelId::new(c).edit_message(http, id, edit).await {
-        Ok(_) => Ok(()),
+    let change = Change {
+        text: Some(messages::clip(&text, messages::MAX_CONTENT)),
+        buttons: Some((Buttons::LobbyDisabled, components::lobby_rows_disabled(g))),
+    };
+    match edit_living(http, data, &m, change).await {
+        Ok(()) => Ok(()),
         Err(e) if unknown_message(&e) => Ok(()),
         Err(e) => Err(e),
     }
@@ -327,9 +458,7 @@ async fn open_thread(
                     "(I may not open a thread here, so {label} is played in this channel: \
                      I need the Create Public Threads and Send Messages in Threads permissions.)"
                 );
-                let msg = CreateMessage::new()
-                    .content(note)
-                    .allowed_mentions(CreateAllowedMentions::new());
+                let msg = messages::create(note);
                 send(http, parent, vec![msg], Route::Thread(g)).await?;
                 Ok(settle(parent).await)
             }
@@ -377,6 +506,25 @@ async fn open_turn(
             message_id: id.to_string(),
             content: last_text,
         };
+        // Posted again after a crash, Discord answers with the message it
+        // already had (by its nonce), which may have been edited since: what
+        // it shows is then kept as it was.
+        let again = self::posted(data, g, &posted.key)
+            .await
+            .is_some_and(|m| m.message_id == posted.message_id);
+        if !again {
+            let shown = Shown {
+                buttons: if prompted {
+                    Buttons::Prompt
+                } else {
+                    Buttons::Bare
+                }
+                .tag()
+                .to_string(),
+                text: posted.content.clone(),
+            };
+            remember_shown(data, &posted, &shown).await;
+        }
         if prompted {
             // Once the turn resolves, the message reads as a record of it:
             // no "your move", no buttons.
@@ -474,7 +622,8 @@ async fn waiting(
     let line = status_line(a);
     let key = turn_key(a.turn);
     if let Some(m) = posted(data, g, &key).await
-        && let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id))
+        && snowflake(&m.channel_id).is_some()
+        && snowflake(&m.message_id).is_some()
     {
         let text = if m.content.is_empty() {
             line.clone()
@@ -482,11 +631,12 @@ async fn waiting(
             format!("{}\n{line}", m.content)
         };
         if text.chars().count() <= messages::MAX_CONTENT {
-            match ChannelId::new(c)
-                .edit_message(http, id, EditMessage::new().content(text))
-                .await
-            {
-                Ok(_) => {
+            let change = Change {
+                text: Some(text),
+                buttons: None,
+            };
+            match edit_living(http, data, &m, change).await {
+                Ok(()) => {
                     // What the message reads once the turn resolves, unless
                     // the turn's prompt already said (it is shorter).
                     if !m.content.is_empty() && posted(data, g, &status_key(a.turn)).await.is_none()
@@ -510,21 +660,22 @@ async fn waiting(
     let Some(home) = home(data, a).await else {
         return Ok(());
     };
-    let msg = CreateMessage::new()
-        .content(messages::clip(&line, messages::MAX_CONTENT))
-        .allowed_mentions(CreateAllowedMentions::new());
+    let line = messages::clip(&line, messages::MAX_CONTENT);
+    let msg = messages::create(line.clone());
     if let Some(id) = send(http, home, vec![msg], Route::Main(row)).await? {
-        remember(
-            data,
-            PostedMessage {
-                game_id: g,
-                key,
-                channel_id: home.to_string(),
-                message_id: id.to_string(),
-                content: String::new(),
-            },
-        )
-        .await;
+        let posted = PostedMessage {
+            game_id: g,
+            key,
+            channel_id: home.to_string(),
+            message_id: id.to_string(),
+            content: String::new(),
+        };
+        let shown = Shown {
+            buttons: Buttons::Bare.tag().to_string(),
+            text: line,
+        };
+        remember_shown(data, &posted, &shown).await;
+        remember(data, posted).await;
     }
     Ok(())
 }
@@ -538,15 +689,18 @@ async fn clear_status(http: &Http, data: &Data, game_id: i64, turn: u32) {
     let Some(m) = posted(data, game_id, &status_key(turn)).await else {
         return;
     };
-    let (Some(c), Some(id)) = (snowflake(&m.channel_id), snowflake(&m.message_id)) else {
-        return;
+    // The same message as the turn's: what it shows is kept under that key.
+    let text = Some(m.content.clone()).filter(|t| !t.is_empty());
+    let message = PostedMessage {
+        key: turn_key(turn),
+        ..m
     };
-    let mut edit = EditMessage::new().components(Vec::new());
-    if !m.content.is_empty() {
-        edit = edit.content(m.content);
-    }
-    match ChannelId::new(c).edit_message(http, id, edit).await {
-        Ok(_) => {}
+    let change = Change {
+        text,
+        buttons: Some((Buttons::Bare, Vec::new())),
+    };
+    match edit_living(http, data, &message, change).await {
+        Ok(()) => {}
         Err(e) if unknown_message(&e) => {}
         Err(e) => {
             tracing::warn!(game_id, turn, error = %e, "cannot clear a resolved turn's status line")

@@ -73,12 +73,11 @@ pub async fn move_(
         .await?;
     ctx.data().wake.all();
     ctx.send(
-        poise::CreateReply::default()
-            .content(messages::clip(
-                &receipt_text(&receipt),
-                messages::MAX_CONTENT,
-            ))
-            .ephemeral(true),
+        messages::reply(messages::clip(
+            &receipt_text(&receipt),
+            messages::MAX_CONTENT,
+        ))
+        .ephemeral(true),
     )
     .await?;
     Ok(())
@@ -150,12 +149,8 @@ pub async fn orders(
             receipt_text(&r)
         }
     };
-    ctx.send(
-        poise::CreateReply::default()
-            .content(messages::clip(&text, messages::MAX_CONTENT))
-            .ephemeral(true),
-    )
-    .await?;
+    ctx.send(messages::reply(messages::clip(&text, messages::MAX_CONTENT)).ephemeral(true))
+        .await?;
     Ok(())
 }
 

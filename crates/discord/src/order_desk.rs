@@ -23,8 +23,8 @@ use host::{GameId, GameStatus};
 use poise::serenity_prelude as serenity;
 use serenity::{
     ButtonStyle, ComponentInteraction, ComponentInteractionDataKind, CreateActionRow,
-    CreateAttachment, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    CreateAttachment, CreateButton, CreateInteractionResponse, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
 /// Discord's limits on components: options in one select menu, rows in a
@@ -434,9 +434,7 @@ pub async fn handle(
         c.create_response(
             &ctx.http,
             CreateInteractionResponse::Message(
-                CreateInteractionResponseMessage::new()
-                    .content("Your orders map is in this DM, just below.")
-                    .ephemeral(true),
+                messages::response("Your orders map is in this DM, just below.").ephemeral(true),
             ),
         )
         .await?;
@@ -444,15 +442,12 @@ pub async fn handle(
         dm.id
             .send_message(
                 &ctx.http,
-                serenity::CreateMessage::new()
-                    .content(messages::clip(&answer.text, messages::MAX_CONTENT))
-                    .add_file(f),
+                messages::create(messages::clip(&answer.text, messages::MAX_CONTENT)).add_file(f),
             )
             .await?;
         return Ok(());
     }
-    let msg = CreateInteractionResponseMessage::new()
-        .content(messages::clip(&answer.text, messages::MAX_CONTENT))
+    let msg = messages::response(messages::clip(&answer.text, messages::MAX_CONTENT))
         .components(answer.rows);
     // The prompt itself is never edited (it holds the board and the how-to);
     // the ephemeral desk message is.

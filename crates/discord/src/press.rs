@@ -149,8 +149,7 @@ pub fn log_pages(game: GameId, entries: &[PressEntry]) -> Vec<String> {
 /// Discord's limit.
 async fn reply_parts(ctx: Context<'_>, text: &str) -> Result<(), BotError> {
     for part in messages::split(text, messages::MAX_CONTENT) {
-        ctx.send(poise::CreateReply::default().content(part).ephemeral(true))
-            .await?;
+        ctx.send(messages::reply(part).ephemeral(true)).await?;
     }
     Ok(())
 }
@@ -197,8 +196,7 @@ pub async fn press(
         .await?;
     ctx.data().wake.all();
     ctx.send(
-        poise::CreateReply::default()
-            .content(messages::clip(&receipt_text(&sent), messages::MAX_CONTENT))
+        messages::reply(messages::clip(&receipt_text(&sent), messages::MAX_CONTENT))
             .ephemeral(true),
     )
     .await?;

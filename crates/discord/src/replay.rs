@@ -4,7 +4,7 @@
 //! The orders of resolved phases are public (each phase's orders image was
 //! posted when it resolved), so anyone may ask for a replay.
 
-use super::{BotError, Context, Data};
+use super::{BotError, Context, Data, messages};
 use host::{GameId, Host};
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAttachment, CreateMessage};
@@ -50,7 +50,7 @@ pub(crate) async fn final_replay(data: &Data, kind: &str, gid: GameId) -> Option
         return None;
     }
     match draw(data.host.clone(), gid).await {
-        Ok(r) => Some(CreateMessage::new().content(r.text).add_file(r.file)),
+        Ok(r) => Some(messages::create(r.text).add_file(r.file)),
         Err(e) => {
             tracing::error!(game_id = gid, error = %e, "cannot draw the replay of a finished game");
             None
@@ -88,11 +88,6 @@ pub async fn replay(
     let r = draw(ctx.data().host.clone(), gid)
         .await
         .map_err(|e| BotError::user(format!("Cannot draw the replay of game #{gid}: {e}")))?;
-    ctx.send(
-        poise::CreateReply::default()
-            .content(r.text)
-            .attachment(r.file),
-    )
-    .await?;
+    ctx.send(messages::reply(r.text).attachment(r.file)).await?;
     Ok(())
 }

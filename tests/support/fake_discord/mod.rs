@@ -284,6 +284,9 @@ pub struct State {
     pub violations: Vec<Violation>,
     /// The rate limits, the latency and the limiter's windows.
     pub(crate) limiter: ratelimits::Limiter,
+    /// The JSON body of every POST and PATCH (`payload_json` of an
+    /// upload), with "METHOD path", in order.
+    pub bodies: Vec<(String, Value)>,
     /// Payloads the fake rejected as Discord would, with the reason.
     pub rejected: Vec<String>,
     /// Registered application commands (the last PUT body, either scope).

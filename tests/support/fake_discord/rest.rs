@@ -298,6 +298,9 @@ fn bot_user() -> Value {
 }
 
 fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<FilePart>) -> Reply {
+    if matches!(*method, Method::POST | Method::PATCH) {
+        shared.with(|s| s.bodies.push((format!("{method} {path}"), body.clone())));
+    }
     let Some(rest) = path.strip_prefix("/api/v10") else {
         return error(404, 0, "404: Not Found");
     };
