@@ -48,16 +48,18 @@ async fn a_users_dm_channel_is_opened_once_and_remembered_across_restarts() {
         h.fake.state().requests.join("\n")
     );
     // Every prompt still reached its player's one DM channel.
-    let s = h.fake.state();
     for user in [ALICE, BOB] {
-        let prompts = s
-            .dms(user)
-            .iter()
-            .filter(|m| !m.buttons().is_empty())
-            .count();
-        assert!(prompts >= 5, "{user} got {prompts} prompts\n{}", s.dump());
+        let (prompts, dump) = {
+            let s = h.fake.state();
+            let n = s
+                .dms(user)
+                .iter()
+                .filter(|m| !m.buttons().is_empty())
+                .count();
+            (n, s.dump())
+        };
+        assert!(prompts >= 5, "{user} got {prompts} prompts\n{dump}");
     }
-    drop(s);
     h.finish().await;
 }
 

@@ -438,13 +438,8 @@ pub async fn handle(
             ),
         )
         .await?;
-        let dm = c.user.create_dm_channel(&ctx.http).await?;
-        dm.id
-            .send_message(
-                &ctx.http,
-                messages::create(messages::clip(&answer.text, messages::MAX_CONTENT)).add_file(f),
-            )
-            .await?;
+        let map = messages::create(messages::clip(&answer.text, messages::MAX_CONTENT)).add_file(f);
+        super::dm_channels::send_dm(&ctx.http, data, c.user.id, map).await?;
         return Ok(());
     }
     let msg = messages::response(messages::clip(&answer.text, messages::MAX_CONTENT))
