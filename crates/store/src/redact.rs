@@ -18,6 +18,29 @@ pub fn redact_url(conn: &str) -> String {
     }
 }
 
+/// The keywords of libpq's connection strings a keyword-form string may
+/// start with (the usual ones; enough to tell one from a file name).
+const CONNECTION_KEYWORDS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "password",
+    "sslmode",
+    "application_name",
+    "connect_timeout",
+    "options",
+];
+
+/// Whether `text` is a connection string in libpq's keyword form
+/// (`host=h password=pw`): it starts with a connection keyword and `=`.
+pub fn is_keyword_connection_string(text: &str) -> bool {
+    text.split_once('=').is_some_and(|(key, _)| {
+        CONNECTION_KEYWORDS.contains(&key.trim().to_ascii_lowercase().as_str())
+    })
+}
+
 /// Whether a parameter names a secret (`password`, `sslpassword`, in any
 /// case, percent-encoded or not).
 fn is_secret_key(key: &str) -> bool {
@@ -204,6 +227,14 @@ mod tests {
             assert!(!shown.contains(password), "{conn} shows as {shown}");
             assert_eq!(&shown, expected, "{conn}");
         }
+    }
+
+    #[test]
+    fn keyword_connection_strings_are_told_from_file_names() {
+        assert!(super::is_keyword_connection_string("host=db password=x"));
+        assert!(super::is_keyword_connection_string(" dbname = games"));
+        assert!(!super::is_keyword_connection_string("games=1.db"));
+        assert!(!super::is_keyword_connection_string("/var/lib/gamehost.db"));
     }
 
     #[test]
