@@ -160,7 +160,11 @@ fn games_between_the_same_players_from_several_stores_count_every_result_once() 
         let profile = host.profile(Some("guild"), player).unwrap();
         let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
         assert_eq!(rps.games as usize, total, "{player}'s finished games");
-        assert_eq!((rps.wins + rps.losses) as usize, total, "{player}'s results");
+        assert_eq!(
+            (rps.wins + rps.losses) as usize,
+            total,
+            "{player}'s results"
+        );
         let reliability = host.reliability(Some("guild"), player).unwrap();
         assert_eq!(
             reliability.turns_awaited as usize, total,
@@ -291,7 +295,8 @@ fn two_processes_creating_a_game_in_one_channel_give_the_second_the_user_error()
     let e = refused.expect_err("a second game in the channel");
     assert!(e.is_user_error(), "{e:?}");
     assert!(
-        e.to_string().starts_with("This channel already has a game (rps #"),
+        e.to_string()
+            .starts_with("This channel already has a game (rps #"),
         "{e}"
     );
 }
@@ -299,8 +304,10 @@ fn two_processes_creating_a_game_in_one_channel_give_the_second_the_user_error()
 #[test]
 fn a_postgresql_error_line_carries_the_servers_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let Some(url) = postgres_only(dir.path(), "a_postgresql_error_line_carries_the_servers_reason")
-    else {
+    let Some(url) = postgres_only(
+        dir.path(),
+        "a_postgresql_error_line_carries_the_servers_reason",
+    ) else {
         return;
     };
     let store = Store::open_postgres(&url).unwrap();
