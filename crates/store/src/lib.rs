@@ -7,7 +7,10 @@
 //! inside one transaction ([`Store::write`]): `BEGIN IMMEDIATE` on SQLite,
 //! which serialises writers; on PostgreSQL a write transaction locks the row
 //! of each game it reads ([`Tx::game`]), so two processes changing one game
-//! take turns. A crash before commit leaves nothing half done. The host never
+//! take turns, and the rating rows of a game's players ([`Tx::lock_ratings`],
+//! sorted by player); a transaction PostgreSQL aborts for a deadlock or a
+//! serialization failure is run again ([`WRITE_ATTEMPTS`]). A crash before
+//! commit leaves nothing half done. The host never
 //! knows which back end it is on: each query is written once (portable SQL)
 //! and run on either connection by the small layer in `db`.
 
