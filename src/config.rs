@@ -355,10 +355,11 @@ impl Config {
             };
             if !SECTIONS.contains(&section) {
                 // A misspelt variable would otherwise be ignored without a word.
+                // The value may be a connection string: its password never shows.
                 let shown = if k.contains("TOKEN") {
                     k.clone()
                 } else {
-                    format!("{k}={v}")
+                    format!("{k}={}", store::redact_url(v))
                 };
                 return Err(ConfigError::Environment {
                     setting: shown,
@@ -391,7 +392,8 @@ impl Config {
             .check()
             .map_err(|(key, message)| match overrides.get(key) {
                 Some(setting) => ConfigError::Environment {
-                    setting: format!("{}={}", setting.var, setting.value),
+                    // `database.url` may hold a password, in any form.
+                    setting: format!("{}={}", setting.var, store::redact_url(&setting.value)),
                     message,
                 },
                 None => ConfigError::Invalid {

@@ -44,6 +44,14 @@ pub fn run(args: SoakArgs) -> anyhow::Result<()> {
     let location = if db.starts_with("postgres://") || db.starts_with("postgresql://") {
         store::Location::Postgres(db.into_owned())
     } else {
+        // A keyword-form connection string would become a file named
+        // after it, password and all.
+        anyhow::ensure!(
+            !store::is_keyword_connection_string(&db),
+            "--db `{}` is a PostgreSQL connection string in keyword form; give a \
+             postgres://user:password@host:port/db URL or a database file",
+            store::redact_url(&db)
+        );
         store::Location::Sqlite(args.db.clone())
     };
     let store = Store::open_at(&location)

@@ -99,10 +99,12 @@ impl Host {
     /// under the key `thread`; the first decision stands.
     pub fn settle_home(&self, game_id: GameId, home: &str) -> Result<String, HostError> {
         self.store.write(|tx| {
+            // The game's row locked first: of two processes settling it at
+            // once, the second then sees the first's decision.
+            let row = super::require_game(tx, game_id)?;
             if let Some(done) = tx.posted_message(game_id, "thread")? {
                 return Ok(done.channel_id);
             }
-            let row = super::require_game(tx, game_id)?;
             if row.channel_id != home {
                 tx.move_game_to_channel(game_id, home)?;
             }

@@ -23,14 +23,9 @@ impl Host {
         let kind = entry.name;
         super::limits::check_turn_seconds(entry, req.turn_seconds).map_err(HostError::user)?;
         let now = self.now();
-        self.store.write(|tx| {
+        let created = self.store.write(|tx| {
             if let Some(g) = tx.active_game_in_channel(&req.channel_id)? {
-                return Err(HostError::user(format!(
-                    "This channel already has a game ({}, {}). Finish it, or its creator can abort it, \
-                     before starting another here.",
-                    game_label(&g),
-                    g.status.as_str()
-                )));
+                return Err(channel_has_game(&g));
             }
             let id = tx.insert_game(
                 &NewGameRow {
@@ -57,9 +52,27 @@ impl Host {
                 )?;
             }
             let row = require_game(tx, id)?;
-            self.announce_lobby(tx, &row, format!("{} created {}.", req.creator_name, game_label(&row)))?;
+            self.announce_lobby(
+                tx,
+                &row,
+                format!("{} created {}.", req.creator_name, game_label(&row)),
+            )?;
             Ok(id)
-        })
+        });
+        match created {
+            // Another process created a game in the channel at the same
+            // moment: the answer is the one the check above gives.
+            Err(HostError::Store(e)) if e.is_second_active_game_in_channel() => {
+                match self
+                    .store
+                    .read(|tx| tx.active_game_in_channel(&req.channel_id))?
+                {
+                    Some(g) => Err(channel_has_game(&g)),
+                    None => Err(HostError::Store(e)),
+                }
+            }
+            other => other,
+        }
     }
 
     /// Checks a request for a new game without creating anything: the kind,
@@ -390,6 +403,16 @@ impl Host {
             },
         )
     }
+}
+
+/// The refusal of a new game in a channel that has one in the lobby or running.
+fn channel_has_game(g: &GameRow) -> HostError {
+    HostError::user(format!(
+        "This channel already has a game ({}, {}). Finish it, or its creator can abort it, \
+         before starting another here.",
+        game_label(g),
+        g.status.as_str()
+    ))
 }
 
 fn lobby_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, HostError> {

@@ -508,6 +508,21 @@ impl Host {
         let now = self.now();
         let mut after: Vec<Option<(f64, Skill)>> = vec![None; keyed.len()];
         if why_unrated.is_none() {
+            let newcomer = Skill::newcomer(keyed.len());
+            let players: Vec<&str> = keyed.iter().map(|(_, k, _)| k.as_str()).collect();
+            tx.lock_ratings(
+                &RatingRow {
+                    scope: scope.clone(),
+                    kind: row.kind.clone(),
+                    player: String::new(),
+                    rating: newcomer.rating,
+                    deviation: newcomer.deviation,
+                    volatility: newcomer.volatility,
+                    games: 0,
+                    updated_at: now,
+                },
+                &players,
+            )?;
             let before: Vec<(Skill, u32)> = keyed
                 .iter()
                 .map(|(_, k, _)| {

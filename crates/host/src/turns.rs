@@ -627,8 +627,9 @@ impl Host {
             if !engine.awaiting().contains(&task.seat) {
                 return Ok(None);
             }
+            // Cloned: a write lost to a concurrent one runs this again.
             let action = match engine.validate(task.seat, &action) {
-                Ok(()) => action,
+                Ok(()) => action.clone(),
                 Err(e) => {
                     tracing::error!(game_id = row.id, seat = task.seat, level = %task.level, error = %e,
                         "AI produced an illegal action; using the default action");
@@ -703,8 +704,10 @@ impl Host {
     /// data for front-ends to show in each reader's time zone.
     fn remind(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
         self.store.write(|tx| {
-            tx.clear_reminder(d.game_id)?;
+            // The game's row first, as every write locks it: taking the
+            // deadline's row before it could deadlock with a move.
             let row = require_game(tx, d.game_id)?;
+            tx.clear_reminder(d.game_id)?;
             if row.status != GameStatus::Running || row.turn != d.turn {
                 return Ok(DeadlineEvent::Stale(d.game_id));
             }

@@ -63,7 +63,7 @@ impl Store {
         order.sort_by_key(|t| (t.as_str() != "games", t.as_str()));
         target.write(|ttx| {
             let mut copied = BTreeMap::new();
-            for table in order {
+            for &table in &order {
                 let cols = &tables[table];
                 let list = cols.join(", ");
                 let marks = (1..=cols.len())

@@ -269,6 +269,21 @@ pub struct PgTx<'a> {
     pub tx: postgres::Transaction<'a>,
     /// Statements prepared on this connection, by their `?N` text.
     pub cache: &'a mut HashMap<String, postgres::Statement>,
+    /// The SQLSTATE of a deadlock or serialization failure that aborted
+    /// this transaction: it is lost, and worth running again from the start.
+    pub lost_to: Option<String>,
+}
+
+/// The SQLSTATE of an error that aborts a transaction only because another
+/// one ran at the same time (a deadlock, a serialization failure): running
+/// the transaction again can succeed.
+pub fn retryable_sqlstate(e: &postgres::Error) -> Option<String> {
+    use postgres::error::SqlState;
+    e.code()
+        .filter(|c| {
+            **c == SqlState::T_R_DEADLOCK_DETECTED || **c == SqlState::T_R_SERIALIZATION_FAILURE
+        })
+        .map(|c| c.code().to_string())
 }
 
 impl PgTx<'_> {
@@ -306,12 +321,24 @@ impl Conn<'_> {
             Conn::Lite(tx) => Ok(tx
                 .prepare_cached(sql)?
                 .execute(rusqlite::params_from_iter(args.iter()))?),
-            Conn::Pg(cell) => {
+            Conn::Pg(cell) => self.noting_lost(|| {
                 let mut pg = cell.borrow_mut();
                 let stmt = pg.statement(sql)?;
                 Ok(pg.tx.execute(&stmt, &pg_args(args))? as usize)
-            }
+            }),
         }
+    }
+
+    /// Runs one PostgreSQL operation and remembers whether its error lost
+    /// the transaction to a concurrent one (see [`PgTx::lost_to`]).
+    fn noting_lost<T>(&self, op: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let out = op();
+        if let (Conn::Pg(cell), Err(StoreError::Postgres(e))) = (self, &out)
+            && let Some(code) = retryable_sqlstate(e)
+        {
+            cell.borrow_mut().lost_to = Some(code);
+        }
+        out
     }
 
     /// Runs a query and calls `f` on each row as it arrives.
@@ -331,7 +358,7 @@ impl Conn<'_> {
                 }
                 Ok(())
             }
-            Conn::Pg(cell) => {
+            Conn::Pg(cell) => self.noting_lost(|| {
                 use postgres::fallible_iterator::FallibleIterator;
                 let mut pg = cell.borrow_mut();
                 let stmt = pg.statement(sql)?;
@@ -340,7 +367,7 @@ impl Conn<'_> {
                     f(pg_row(&r)?)?;
                 }
                 Ok(())
-            }
+            }),
         }
     }
 

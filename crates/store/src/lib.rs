@@ -7,7 +7,10 @@
 //! inside one transaction ([`Store::write`]): `BEGIN IMMEDIATE` on SQLite,
 //! which serialises writers; on PostgreSQL a write transaction locks the row
 //! of each game it reads ([`Tx::game`]), so two processes changing one game
-//! take turns. A crash before commit leaves nothing half done. The host never
+//! take turns, and the rating rows of a game's players ([`Tx::lock_ratings`],
+//! sorted by player); a transaction PostgreSQL aborts for a deadlock or a
+//! serialization failure is run again ([`WRITE_ATTEMPTS`]). A crash before
+//! commit leaves nothing half done. The host never
 //! knows which back end it is on: each query is written once (portable SQL)
 //! and run on either connection by the small layer in `db`.
 
@@ -20,16 +23,17 @@ mod pauses;
 mod postgres_store;
 mod press;
 mod ratings;
+mod redact;
 mod rows;
 
 pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
-pub use postgres_store::redact_url;
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
+pub use redact::{is_keyword_connection_string, redact_url};
 pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
@@ -64,8 +68,9 @@ pub enum StoreError {
     /// SQLite itself failed (I/O, lock timeout, constraint).
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// PostgreSQL failed (connection, constraint, deadlock).
-    #[error("PostgreSQL error: {0}")]
+    /// PostgreSQL failed (connection, constraint, deadlock); the line
+    /// carries the server's message, SQLSTATE and detail.
+    #[error("PostgreSQL error: {}", postgres_store::reason(.0))]
     Postgres(#[from] postgres::Error),
     /// Applying the schema migrations failed.
     #[error("could not apply the database schema: {0}")]
@@ -128,6 +133,34 @@ pub enum StoreError {
     /// The operation exists on the other back end only.
     #[error("{0}")]
     Unsupported(String),
+    /// A PostgreSQL transaction kept being aborted by concurrent ones
+    /// (deadlock, serialization failure) after every attempt.
+    #[error(
+        "PostgreSQL error: the transaction was aborted by a concurrent one (SQLSTATE {sqlstate})"
+    )]
+    TransactionLost {
+        /// The last SQLSTATE that aborted it.
+        sqlstate: String,
+    },
+}
+
+/// The unique index that allows one game in the lobby or running per channel.
+const ONE_ACTIVE_GAME_PER_CHANNEL: &str = "games_one_active_per_channel";
+
+impl StoreError {
+    /// Whether this is PostgreSQL refusing a second game in the lobby or
+    /// running in one channel: two processes created one there at once
+    /// (the check before the insert cannot see the other's uncommitted
+    /// game; SQLite's exclusive write transactions never race so).
+    pub fn is_second_active_game_in_channel(&self) -> bool {
+        match self {
+            StoreError::Postgres(e) => e.as_db_error().is_some_and(|db| {
+                *db.code() == postgres::error::SqlState::UNIQUE_VIOLATION
+                    && db.constraint() == Some(ONE_ACTIVE_GAME_PER_CHANNEL)
+            }),
+            _ => false,
+        }
+    }
 }
 
 /// Where a store lives: a SQLite file or a PostgreSQL server.
@@ -159,6 +192,44 @@ enum Backend {
 pub struct Store {
     backend: Backend,
     path: PathBuf,
+}
+
+/// How many times a PostgreSQL write transaction runs before a deadlock or
+/// serialization failure is given up on and returned.
+pub const WRITE_ATTEMPTS: u32 = 5;
+
+/// What one run of a PostgreSQL transaction came to.
+struct PgAttempt<T, E> {
+    /// Its result (an error if it was lost).
+    result: Result<T, E>,
+    /// The SQLSTATE that lost it to a concurrent transaction, if one did.
+    lost_to: Option<String>,
+}
+
+impl<T, E> PgAttempt<T, E> {
+    fn failed(e: E, lost_to: Option<String>) -> Self {
+        PgAttempt {
+            result: Err(e),
+            lost_to,
+        }
+    }
+}
+
+fn lock_postgres(c: &Mutex<postgres_store::PgConn>) -> MutexGuard<'_, postgres_store::PgConn> {
+    // A panic while holding the lock drops its transaction (a rollback).
+    c.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The pause before running a lost transaction again: up to 10 ms, doubled
+/// each attempt, a random part of it so the two losers do not meet again.
+fn retry_pause(attempt: u32) -> Duration {
+    use std::hash::{BuildHasher, Hasher};
+    let ceiling_us = 10_000u64 << attempt.min(6);
+    // A fresh `RandomState` is randomly keyed: jitter without a crate.
+    let random = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    Duration::from_micros(ceiling_us / 2 + random % (ceiling_us / 2))
 }
 
 /// The latest schema version this build knows.
@@ -399,12 +470,19 @@ impl Store {
 
     /// Runs `f` inside one write transaction and commits when it returns
     /// `Ok`; any `Err` rolls everything back. On SQLite the transaction is
-    /// `BEGIN IMMEDIATE`; on PostgreSQL each game it reads is locked.
-    pub fn write<T, E>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    /// `BEGIN IMMEDIATE`; on PostgreSQL each game it reads is locked, and a
+    /// transaction lost to a concurrent one (a deadlock, a serialization
+    /// failure) is rolled back and `f` run again, up to
+    /// [`WRITE_ATTEMPTS`] times: `f` must do nothing outside the
+    /// transaction that a second run would repeat wrongly.
+    pub fn write<T, E>(&self, f: impl FnMut(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        self.run(true, f)
+        match &self.backend {
+            Backend::Sqlite(c) => Store::run_sqlite(c, true, f),
+            Backend::Postgres(c) => Store::write_postgres(c, f),
+        }
     }
 
     /// Runs read-only queries in one transaction (a consistent snapshot).
@@ -412,44 +490,117 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        self.run(false, f)
+        match &self.backend {
+            Backend::Sqlite(c) => Store::run_sqlite(c, false, f),
+            Backend::Postgres(c) => {
+                // A READ ONLY snapshot takes no lock and cannot be lost.
+                Store::attempt_postgres(&mut lock_postgres(c), false, f).result
+            }
+        }
     }
 
-    fn run<T, E>(&self, write: bool, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    fn run_sqlite<T, E>(
+        c: &Mutex<Connection>,
+        write: bool,
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E>
     where
         E: From<StoreError>,
     {
-        match &self.backend {
-            Backend::Sqlite(c) => {
-                let mut conn = Store::lock_sqlite(c);
-                let behavior = if write {
-                    TransactionBehavior::Immediate
-                } else {
-                    TransactionBehavior::Deferred
-                };
-                let tx = conn
-                    .transaction_with_behavior(behavior)
-                    .map_err(StoreError::from)?;
-                let out = f(&Tx {
-                    conn: Conn::Lite(&tx),
-                    write,
-                })?;
-                tx.commit().map_err(StoreError::from)?;
-                Ok(out)
+        let mut conn = Store::lock_sqlite(c);
+        let behavior = if write {
+            TransactionBehavior::Immediate
+        } else {
+            TransactionBehavior::Deferred
+        };
+        let tx = conn
+            .transaction_with_behavior(behavior)
+            .map_err(StoreError::from)?;
+        let out = f(&Tx {
+            conn: Conn::Lite(&tx),
+            write,
+        })?;
+        tx.commit().map_err(StoreError::from)?;
+        Ok(out)
+    }
+
+    /// A PostgreSQL write transaction, run again (after a jittered pause,
+    /// the connection released meanwhile) while it is lost to a concurrent
+    /// one and attempts remain.
+    fn write_postgres<T, E>(
+        c: &Mutex<postgres_store::PgConn>,
+        mut f: impl FnMut(&Tx<'_>) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let mut attempt = 1;
+        loop {
+            let PgAttempt { result, lost_to } =
+                Store::attempt_postgres(&mut lock_postgres(c), true, &mut f);
+            match lost_to {
+                Some(sqlstate) if attempt < WRITE_ATTEMPTS => {
+                    let pause = retry_pause(attempt);
+                    tracing::warn!(
+                        attempt,
+                        sqlstate = %sqlstate,
+                        pause_ms = pause.as_millis() as u64,
+                        "a PostgreSQL write transaction was lost to a concurrent one; running it again"
+                    );
+                    std::thread::sleep(pause);
+                    attempt += 1;
+                }
+                _ => return result,
             }
-            Backend::Postgres(c) => {
-                let mut guard = c.lock().unwrap_or_else(|p| p.into_inner());
-                let pg = guard.begin(write)?;
-                let tx = Tx {
-                    conn: Conn::Pg(RefCell::new(pg)),
-                    write,
-                };
-                let out = f(&tx)?;
-                let Conn::Pg(cell) = tx.conn else {
-                    unreachable!("a PostgreSQL store runs PostgreSQL transactions")
-                };
-                cell.into_inner().tx.commit().map_err(StoreError::from)?;
-                Ok(out)
+        }
+    }
+
+    /// One PostgreSQL transaction: `f`, then a commit if `f` succeeded and
+    /// the transaction was not lost (else a rollback, when it is dropped).
+    fn attempt_postgres<T, E>(
+        conn: &mut postgres_store::PgConn,
+        write: bool,
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> PgAttempt<T, E>
+    where
+        E: From<StoreError>,
+    {
+        let pg = match conn.begin(write) {
+            Ok(pg) => pg,
+            Err(e) => return PgAttempt::failed(e.into(), None),
+        };
+        let tx = Tx {
+            conn: Conn::Pg(RefCell::new(pg)),
+            write,
+        };
+        let out = f(&tx);
+        let Conn::Pg(cell) = tx.conn else {
+            unreachable!("a PostgreSQL store runs PostgreSQL transactions")
+        };
+        let pg = cell.into_inner();
+        if let Some(sqlstate) = pg.lost_to {
+            // Even an `Ok` (an error the closure swallowed) cannot commit:
+            // the server aborted the transaction.
+            let e = out.err().unwrap_or_else(|| {
+                StoreError::TransactionLost {
+                    sqlstate: sqlstate.clone(),
+                }
+                .into()
+            });
+            return PgAttempt::failed(e, Some(sqlstate));
+        }
+        let out = match out {
+            Ok(out) => out,
+            Err(e) => return PgAttempt::failed(e, None),
+        };
+        match pg.tx.commit() {
+            Ok(()) => PgAttempt {
+                result: Ok(out),
+                lost_to: None,
+            },
+            Err(e) => {
+                let lost_to = db::retryable_sqlstate(&e);
+                PgAttempt::failed(StoreError::from(e).into(), lost_to)
             }
         }
     }

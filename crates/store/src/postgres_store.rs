@@ -4,6 +4,7 @@
 
 use super::StoreError;
 use super::db::PgTx;
+use super::redact::redact_url;
 use postgres::{Client, IsolationLevel, NoTls};
 use std::collections::{BTreeMap, HashMap};
 
@@ -36,16 +37,25 @@ const MIGRATION_LOCK: i64 = 0x6761_6d65_686f_7374; // "gamehost"
 /// (the store's queries are a few hundred fixed texts).
 const STATEMENT_CACHE_MAX: usize = 1000;
 
-/// A URL without its password, for messages and logs.
-pub fn redact_url(url: &str) -> String {
-    // postgres://user:password@host/db -> postgres://user:***@host/db
-    if let Some((scheme, rest)) = url.split_once("://")
-        && let Some((userinfo, host)) = rest.rsplit_once('@')
-        && let Some((user, _)) = userinfo.split_once(':')
-    {
-        return format!("{scheme}://{user}:***@{host}");
+/// A PostgreSQL error as one line with the server's reason: its message,
+/// SQLSTATE, and the detail and constraint when present (the client's own
+/// text for a server error is only "db error").
+pub(crate) fn reason(e: &postgres::Error) -> String {
+    let Some(db) = e.as_db_error() else {
+        // A client-side fault (connection, protocol): its cause says what.
+        return match std::error::Error::source(e) {
+            Some(cause) if !e.to_string().contains(&cause.to_string()) => format!("{e}: {cause}"),
+            _ => e.to_string(),
+        };
+    };
+    let mut line = format!("{} (SQLSTATE {})", db.message(), db.code().code());
+    if let Some(detail) = db.detail() {
+        line.push_str(&format!("; {detail}"));
     }
-    url.to_string()
+    if let Some(constraint) = db.constraint() {
+        line.push_str(&format!("; constraint {constraint}"));
+    }
+    line
 }
 
 /// One connection to a PostgreSQL database with its prepared statements.
@@ -129,7 +139,11 @@ impl PgConn {
                 .read_only(true)
                 .start()?
         };
-        Ok(PgTx { tx, cache })
+        Ok(PgTx {
+            tx,
+            cache,
+            lost_to: None,
+        })
     }
 
     /// The schema version recorded in the database (0: none).
@@ -262,19 +276,6 @@ fn indexes_of_tx(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    #[test]
-    fn a_password_never_shows_in_a_url() {
-        assert_eq!(
-            redact_url("postgres://game:s3cret@db.local:5432/gamehost"),
-            "postgres://game:***@db.local:5432/gamehost"
-        );
-        assert_eq!(
-            redact_url("postgres://game@db.local/gamehost"),
-            "postgres://game@db.local/gamehost"
-        );
-    }
 
     #[test]
     fn placeholders_become_dollars() {

@@ -130,6 +130,44 @@ impl Tx<'_> {
             .transpose()
     }
 
+    /// On PostgreSQL in a write transaction, locks the rating rows of
+    /// `players` in `newcomer`'s scope and kind until the transaction ends,
+    /// first creating each missing one as `newcomer` (its `player` ignored),
+    /// so that two games ending at once between the same players rate one
+    /// after the other instead of both reading the same rating. The rows are
+    /// locked sorted by player: two transactions never wait for each other
+    /// in a circle. SQLite's write transactions exclude each other already.
+    pub fn lock_ratings(&self, newcomer: &RatingRow, players: &[&str]) -> Result<(), StoreError> {
+        if !(self.write && self.conn.is_pg()) {
+            return Ok(());
+        }
+        let mut sorted = players.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        for player in sorted {
+            // A second transaction inserting the same key waits for the
+            // first to end, then finds its row.
+            self.conn.exec(
+                "INSERT INTO ratings (scope, kind, player, rating, deviation, volatility, games, \
+                 updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7) ON CONFLICT DO NOTHING",
+                args![
+                    newcomer.scope,
+                    newcomer.kind,
+                    player,
+                    newcomer.rating,
+                    newcomer.deviation,
+                    newcomer.volatility,
+                    newcomer.updated_at
+                ],
+            )?;
+            self.conn.exec(
+                "SELECT 1 FROM ratings WHERE scope = ?1 AND kind = ?2 AND player = ?3 FOR UPDATE",
+                args![newcomer.scope, newcomer.kind, player],
+            )?;
+        }
+        Ok(())
+    }
+
     /// Writes (or replaces) a player's rating.
     pub fn upsert_rating(&self, r: &RatingRow) -> Result<(), StoreError> {
         self.conn.exec(
@@ -464,7 +502,8 @@ impl Tx<'_> {
             .get(0)?;
         if !known {
             self.conn.exec(
-                "INSERT INTO seat_terms (game_id, seat, from_turn, user_id) VALUES (?1, ?2, 0, ?3)",
+                "INSERT INTO seat_terms (game_id, seat, from_turn, user_id) VALUES (?1, ?2, 0, ?3) \
+                 ON CONFLICT DO NOTHING",
                 args![game_id, seat, previous],
             )?;
         }

@@ -1,0 +1,330 @@
+//! Several processes on one database (here: several stores, each with its
+//! own connection): games between the same two players ending at once are
+//! each counted once in ratings and reliability; a deadlock between two
+//! writes is retried, not returned; two games created in one channel at
+//! once give the second creator the user error; a PostgreSQL error line
+//! carries the server's reason.
+//!
+//! The ratings test runs on both back ends; the others force what only
+//! PostgreSQL allows (row locks, a uniqueness race) and on SQLite runs say
+//! so and return. Without a server (`GAMEHOST_TEST_PG_URL` unset) the
+//! PostgreSQL pass skips loudly, unless `GAMEHOST_REQUIRE_POSTGRES=1`.
+
+#[allow(dead_code)] // The support modules serve many test files.
+mod support {
+    pub mod host_builder;
+    pub mod rps;
+}
+
+use host::{Host, ManualClock, NewGame, Registry, TimeoutPolicy};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Barrier, mpsc};
+use std::time::{Duration, Instant};
+use store::{NewGameRow, Store, StoreError};
+use support::host_builder::{fresh_database, on_postgres, settings};
+use support::rps::{Rps, new_rps};
+
+/// How to open another connection to the test's database.
+enum Shared {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL database's URL.
+    Postgres(String),
+}
+
+impl Shared {
+    /// The test's database on this run's back end (`None`: skipped).
+    fn new(dir: &Path) -> Option<Shared> {
+        if on_postgres() {
+            fresh_database(dir).map(Shared::Postgres)
+        } else {
+            Some(Shared::Sqlite(dir.join("shared.db")))
+        }
+    }
+
+    /// A store with its own connection.
+    fn store(&self) -> Store {
+        match self {
+            Shared::Sqlite(path) => Store::open(path).expect("open the SQLite store"),
+            Shared::Postgres(url) => Store::open_postgres(url).expect("open the PostgreSQL store"),
+        }
+    }
+
+    /// A host with rock-paper-scissors on its own connection.
+    fn host(&self, clock: Arc<ManualClock>) -> Host {
+        Host::new(
+            Arc::new(self.store()),
+            Registry::default().with::<Rps>(),
+            clock,
+            settings(50, 20),
+        )
+    }
+}
+
+/// The PostgreSQL database of a test that needs one, or `None` (after a
+/// loud line) on SQLite runs and without a server.
+fn postgres_only(dir: &Path, test: &str) -> Option<String> {
+    if !on_postgres() {
+        eprintln!("SKIPPED on SQLite: {test} forces a race only PostgreSQL allows");
+        return None;
+    }
+    fresh_database(dir)
+}
+
+/// One game to one win in `channel`, created by `first` (seat 1) and joined
+/// by `second`; `winner` throws paper, the other rock.
+fn play_one(host: &Host, channel: &str, first: &str, second: &str, winner: &str) {
+    let id = host
+        .create_game(NewGame {
+            creator_id: first.into(),
+            creator_name: first.into(),
+            options: json!({"wins": 1}),
+            ..new_rps(channel, None, TimeoutPolicy::Default)
+        })
+        .unwrap();
+    host.join(id, second, second, None).unwrap();
+    host.start(id, first).unwrap();
+    for player in [first, second] {
+        let throw = if player == winner { "paper" } else { "rock" };
+        host.submit(Some(id), player, throw).unwrap();
+    }
+}
+
+/// Checks that a player's rated games form one chain: each game's rating
+/// before is the rating after the one committed before it, from 1500. A
+/// lost update shows as two games starting from the same rating.
+fn assert_one_rating_chain(store: &Store, player: &str, games: usize) {
+    let results = store
+        .read(|tx| tx.results_of_player("guild", player, 10_000))
+        .unwrap();
+    assert_eq!(results.len(), games, "{player}'s results");
+    let mut next: HashMap<u64, f64> = HashMap::new();
+    for r in &results {
+        let before = r.result.rating_before.expect("a rated game");
+        let after = r.result.rating_after.expect("a rated game");
+        assert!(
+            next.insert(before.to_bits(), after).is_none(),
+            "two of {player}'s games were rated from the same rating {before}: an update was lost"
+        );
+    }
+    let mut rating = host::START_RATING;
+    let mut chained = 0;
+    while let Some(after) = next.get(&rating.to_bits()) {
+        rating = *after;
+        chained += 1;
+    }
+    assert_eq!(chained, games, "{player}'s ratings form one chain");
+}
+
+#[test]
+fn games_between_the_same_players_from_several_stores_count_every_result_once() {
+    const THREADS: usize = 4;
+    const GAMES_EACH: usize = 12;
+    let dir = tempfile::tempdir().unwrap();
+    let Some(shared) = Shared::new(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let hosts: Vec<Host> = (0..THREADS).map(|_| shared.host(clock.clone())).collect();
+    let start = Barrier::new(THREADS);
+    std::thread::scope(|s| {
+        for (t, host) in hosts.iter().enumerate() {
+            let start = &start;
+            s.spawn(move || {
+                // Opposite seat orders: each thread's games lock the two
+                // players' ratings in the other threads' seat order too.
+                let (first, second) = if t % 2 == 0 {
+                    ("alice", "bob")
+                } else {
+                    ("bob", "alice")
+                };
+                start.wait();
+                for g in 0..GAMES_EACH {
+                    let winner = if g % 3 == 0 { second } else { first };
+                    play_one(host, &format!("t{t}-g{g}"), first, second, winner);
+                }
+            });
+        }
+    });
+    let total = THREADS * GAMES_EACH;
+    let host = &hosts[0];
+    for player in ["alice", "bob"] {
+        let entry = host
+            .rating_of(Some("guild"), "rps", player)
+            .unwrap()
+            .expect("rated");
+        assert_eq!(entry.games as usize, total, "{player}'s rated games");
+        let profile = host.profile(Some("guild"), player).unwrap();
+        let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
+        assert_eq!(rps.games as usize, total, "{player}'s finished games");
+        assert_eq!(
+            (rps.wins + rps.losses) as usize,
+            total,
+            "{player}'s results"
+        );
+        let reliability = host.reliability(Some("guild"), player).unwrap();
+        assert_eq!(
+            reliability.turns_awaited as usize, total,
+            "{player}'s awaited turns (one per game)"
+        );
+        assert_one_rating_chain(host.store(), player, total);
+    }
+}
+
+/// Two games' ids, created through `host` (rows to lock).
+fn two_games(host: &Host) -> (i64, i64) {
+    let a = host
+        .create_game(new_rps("lock-a", None, TimeoutPolicy::Default))
+        .unwrap();
+    let b = host
+        .create_game(new_rps("lock-b", None, TimeoutPolicy::Default))
+        .unwrap();
+    (a, b)
+}
+
+#[test]
+fn a_deadlock_between_two_writes_is_retried_and_both_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = postgres_only(dir.path(), "a_deadlock_between_two_writes_is_retried") else {
+        return;
+    };
+    let shared = Shared::Postgres(url);
+    let clock = Arc::new(ManualClock::at(1_000));
+    let (g1, g2) = two_games(&shared.host(clock));
+    let (one, two) = (shared.store(), shared.store());
+    let both_hold_one = Barrier::new(2);
+    let runs = AtomicUsize::new(0);
+    // Each write locks one game, waits until the other holds the other
+    // game (on its first run only), then asks for the other's: a circle
+    // PostgreSQL breaks by aborting one, which must run again and succeed.
+    let lock_crosswise = |store: &Store, first: i64, second: i64| {
+        let mut run = 0;
+        store.write(|tx| -> Result<(), StoreError> {
+            run += 1;
+            runs.fetch_add(1, Ordering::SeqCst);
+            tx.game(first)?.expect("the first game");
+            if run == 1 {
+                both_hold_one.wait();
+            }
+            tx.game(second)?.expect("the second game");
+            Ok(())
+        })
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| lock_crosswise(&one, g1, g2));
+        let b = s.spawn(|| lock_crosswise(&two, g2, g1));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    a.expect("the first write succeeds");
+    b.expect("the second write succeeds");
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        3,
+        "the write PostgreSQL aborted ran again, once"
+    );
+}
+
+/// Waits until some connection to the database waits for a lock.
+fn until_one_waits_for_a_lock(url: &str) {
+    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let waiting: i64 = admin
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() \
+                 AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        if waiting > 0 {
+            return;
+        }
+        assert!(Instant::now() < deadline, "nobody waited for the lock");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The row of a game in the lobby in `channel`.
+fn lobby_row(channel: &str) -> NewGameRow {
+    NewGameRow {
+        kind: "rps".into(),
+        guild_id: Some("guild".into()),
+        channel_id: channel.into(),
+        creator_id: "carol".into(),
+        options: "null".into(),
+        seed: 7,
+        turn_seconds: None,
+        timeout_policy: TimeoutPolicy::Default,
+    }
+}
+
+#[test]
+fn two_processes_creating_a_game_in_one_channel_give_the_second_the_user_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = postgres_only(dir.path(), "two_processes_creating_a_game_in_one_channel")
+    else {
+        return;
+    };
+    let shared = Shared::Postgres(url.clone());
+    let clock = Arc::new(ManualClock::at(1_000));
+    let first = shared.store();
+    let second = shared.host(clock);
+    // The first process has inserted its game but not committed when the
+    // second checks the channel (and sees nothing): the second's insert
+    // waits on the channel's unique index, then is refused by it.
+    let (inserted, go) = mpsc::channel::<()>();
+    let refused = std::thread::scope(|s| {
+        let creator = s.spawn(move || {
+            go.recv().unwrap();
+            second.create_game(new_rps("race", None, TimeoutPolicy::Default))
+        });
+        first
+            .write(|tx| -> Result<(), StoreError> {
+                tx.insert_game(&lobby_row("race"), 1_000)?;
+                inserted.send(()).unwrap();
+                until_one_waits_for_a_lock(&url);
+                Ok(())
+            })
+            .unwrap();
+        creator.join().unwrap()
+    });
+    let e = refused.expect_err("a second game in the channel");
+    assert!(e.is_user_error(), "{e:?}");
+    assert!(
+        e.to_string()
+            .starts_with("This channel already has a game (rps #"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_postgresql_error_line_carries_the_servers_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = postgres_only(
+        dir.path(),
+        "a_postgresql_error_line_carries_the_servers_reason",
+    ) else {
+        return;
+    };
+    let store = Store::open_postgres(&url).unwrap();
+    let e = store
+        .write(|tx| {
+            tx.insert_game(&lobby_row("twice"), 1_000)?;
+            tx.insert_game(&lobby_row("twice"), 1_000)
+        })
+        .expect_err("two active games in one channel");
+    assert!(e.is_second_active_game_in_channel(), "{e:?}");
+    let line = e.to_string();
+    for part in [
+        "duplicate key value violates unique constraint",
+        "SQLSTATE 23505",
+        "Key (channel_id)=(twice) already exists",
+        "constraint games_one_active_per_channel",
+    ] {
+        assert!(line.contains(part), "{line:?} lacks {part:?}");
+    }
+}
