@@ -481,7 +481,7 @@ mod tests {
             let h = admit(&mut s, &Method::POST, path, t).expect("within the limit");
             assert_eq!(h[1].1, (4 - i).to_string());
         }
-        let refused = admit(&mut s, &Method::POST, path, t).err().expect("a 429");
+        let refused = admit(&mut s, &Method::POST, path, t).expect_err("a 429");
         assert_eq!(refused.body["global"], false);
         assert!(refused.headers.contains(&("retry-after", "5".to_string())));
         // Another channel has its own bucket.
