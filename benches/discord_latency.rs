@@ -291,8 +291,7 @@ async fn play(fake: &FakeDiscord, players: &[Player], s: &Scenario) -> Vec<Sampl
     }
     let watcher = watch_prompts(fake, inboxes, end);
     tokio::join!(watcher, futures_util::future::join_all(drivers));
-    let out = samples.lock().expect("samples").clone();
-    out
+    samples.lock().expect("samples").clone()
 }
 
 /// A prompt as its player sees it: the message and when it was seen.
