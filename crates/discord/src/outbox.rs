@@ -139,6 +139,14 @@ pub(super) fn nonce(route: Route, part: usize) -> Option<String> {
     Some(n)
 }
 
+/// Part `part` of a row with its nonce, so Discord does not post a repeat twice.
+fn with_nonce(m: CreateMessage, route: Route, part: usize) -> CreateMessage {
+    match nonce(route, part) {
+        Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
+        None => m,
+    }
+}
+
 /// Sends messages in order, each with its nonce so a repeat is not posted twice.
 async fn send(
     http: &Http,
@@ -147,11 +155,9 @@ async fn send(
     route: Route,
 ) -> Result<(), serenity::Error> {
     for (part, m) in msgs.into_iter().enumerate() {
-        let m = match nonce(route, part) {
-            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
-            None => m,
-        };
-        channel.send_message(http, m).await?;
+        channel
+            .send_message(http, with_nonce(m, route, part))
+            .await?;
     }
     Ok(())
 }
@@ -166,11 +172,7 @@ async fn send_dm(
     route: Route,
 ) -> Result<(), serenity::Error> {
     for (part, m) in msgs.into_iter().enumerate() {
-        let m = match nonce(route, part) {
-            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
-            None => m,
-        };
-        super::dm_channels::send_dm(http, data, user, m).await?;
+        super::dm_channels::send_dm(http, data, user, with_nonce(m, route, part)).await?;
     }
     Ok(())
 }
