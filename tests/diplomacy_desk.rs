@@ -444,7 +444,7 @@ async fn a_phase_ordered_through_the_menus_in_a_guild_configured_bot() {
     h.finish().await;
 }
 
-/// Appends one exchange to the README transcript, when
+/// Appends one exchange to the docs/games/diplomacy.md transcript, when
 /// `GAMEHOST_TRANSCRIPT` names the file to write it to (tests write
 /// nothing outside their temporary directories otherwise).
 fn transcript(who: &str, text: &str) {

@@ -5,7 +5,7 @@
 //! real bot against the fake Discord.
 //!
 //! With `GAMEHOST_TRANSCRIPT` naming a file, the card game's channel and
-//! thread are written there as the README shows them.
+//! thread are written there as docs/running.md shows them.
 
 mod support;
 

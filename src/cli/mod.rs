@@ -63,7 +63,7 @@ pub enum Command {
     Cards(cards::CardsArgs),
     /// Ratings: measure the AI levels' ladder by self-play.
     Ratings(ladder::RatingsArgs),
-    /// AI tournaments of any two-seat game: the README's tables (W/D/L, score, Elo, time, budget, load).
+    /// AI tournaments of any two-seat game: the tables in docs/games/ (W/D/L, score, Elo, time, budget, load).
     Tournament(tournament::ReportArgs),
 }
 

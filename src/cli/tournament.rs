@@ -44,7 +44,7 @@ pub fn timed_ai_decision<G: Game>(
     }
 }
 
-/// `gamehost tournament`: the one tournament command behind the README's
+/// `gamehost tournament`: the one tournament command behind the docs'
 /// tables, for every two-seat game.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ReportArgs {

@@ -488,7 +488,7 @@ pub const SOLVE_MAX_ALIVE: usize = 3;
 /// here, so `default` is this with the fitted weights. On 2-a-side
 /// positions its one-move exploitability was 0.07 ± 0.05 points a
 /// decision against `duct`'s 0.28 ± 0.29 (117 positions, `gamehost
-/// battle exploit`). The timed runs are in the README.
+/// battle exploit`). The timed runs are in docs/games/battle.md.
 ///
 /// Leaving heals at full HP out of the search (they change nothing) was
 /// measured over 1,000 games at 5,000 iterations (`search:5000` against
@@ -505,7 +505,7 @@ pub const SOLVE_MAX_ALIVE: usize = 3;
 /// reach, and nearly out of any fair AI's: at 20,000 iterations over 600
 /// games the default scored 64.8%, the same search drawing the opponent's
 /// root action from `mc:1000`'s own algorithm 67.5%, and told its actual
-/// action 75.2% (README, "How far 70% is"). Modelling that one baseline is
+/// action 75.2% (docs/games/battle.md, "How far 70% is"). Modelling that one baseline is
 /// deliberately not done.
 pub fn choose_hedge<R: Rng>(
     setup: &Setup,
