@@ -174,26 +174,7 @@ async fn every_message_and_edit_pings_only_whom_it_means() {
     add_ai(&h, CH, None).await;
     start(&h, CH).await;
     let thread = support::setup::thread_of(&h.fake, CH).await;
-    let mut after = 0;
-    loop {
-        let m = h
-            .fake
-            .wait_for("the next turn's message or the end", move |s| {
-                s.channel(thread)
-                    .into_iter()
-                    .filter(|m| m.id > after && !m.from_interaction)
-                    .find(|m| m.text().contains(" is over: ") || m.content().contains("your move"))
-                    .cloned()
-            })
-            .await;
-        if m.text().contains(" is over: ") {
-            break;
-        }
-        after = m.id;
-        let (_, b) = m.buttons().into_iter().next().unwrap();
-        let t = h.fake.click(ALICE, m.id, &b);
-        assert!(h.fake.reply_text(&t).await.contains("Recorded"));
-    }
+    support::setup::play_to_the_end(&h, thread).await;
     // A battle with DM moves: lobby edits, status lines, a forfeit.
     let ch = CH + 1;
     let (_, thread) = battle_with_seat_changes(&h, ch).await;

@@ -12,7 +12,7 @@ mod support;
 use serde_json::json;
 use support::commands::{command, game_id, opt};
 use support::fake_discord::{Msg, State};
-use support::setup::{add_ai, start};
+use support::setup::{add_ai, play_to_the_end, start};
 use support::*;
 
 const CH: u64 = 3_000_000_000_000_101;
@@ -63,38 +63,6 @@ async fn thread_of(h: &Harness, id: i64) -> support::fake_discord::Thread {
     h.delivered().await;
     assert_eq!(h.host().game(id).unwrap().channel_id, thread.id.to_string());
     thread
-}
-
-/// Plays Alice's first offered move on each turn's message in `home` until
-/// the game is over; returns the final message.
-async fn play_to_the_end(h: &Harness, home: u64) -> Msg {
-    let mut after = 0;
-    for _ in 0..60 {
-        let m = h
-            .fake
-            .wait_for("the next turn's message or the end", move |s| {
-                s.channel(home)
-                    .into_iter()
-                    .filter(|m| m.id > after && !m.from_interaction)
-                    .find(|m| m.text().contains(" is over: ") || m.content().contains("your move"))
-                    .cloned()
-            })
-            .await;
-        if m.text().contains(" is over: ") {
-            return m;
-        }
-        assert!(
-            m.content().contains(&format!("<@{ALICE}>, your move")),
-            "{}",
-            m.text()
-        );
-        after = m.id;
-        let (_, id) = m.buttons().into_iter().next().unwrap();
-        let t = h.fake.click(ALICE, m.id, &id);
-        let reply = h.fake.reply_text(&t).await;
-        assert!(reply.contains("Recorded"), "{reply}");
-    }
-    panic!("the game does not end\n{}", h.fake.state().dump());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,7 +2,7 @@
 //! the game in a channel, seats Bob or AIs, and starts it.
 
 use super::commands::{command, game_id, opt, press};
-use super::fake_discord::FakeDiscord;
+use super::fake_discord::{FakeDiscord, Msg};
 use super::messages::{channel_msg, channel_where};
 use super::{ALICE, BOB, Harness};
 use serde_json::{Value, json};
@@ -92,4 +92,36 @@ pub async fn thread_of(fake: &FakeDiscord, ch: u64) -> u64 {
         s.threads.iter().find(|t| t.parent_id == ch).map(|t| t.id)
     })
     .await
+}
+
+/// Plays Alice's first offered move on each turn's message in `home` until
+/// the game is over; returns the final message.
+pub async fn play_to_the_end(h: &Harness, home: u64) -> Msg {
+    let mut after = 0;
+    for _ in 0..60 {
+        let m = h
+            .fake
+            .wait_for("the next turn's message or the end", move |s| {
+                s.channel(home)
+                    .into_iter()
+                    .filter(|m| m.id > after && !m.from_interaction)
+                    .find(|m| m.text().contains(" is over: ") || m.content().contains("your move"))
+                    .cloned()
+            })
+            .await;
+        if m.text().contains(" is over: ") {
+            return m;
+        }
+        assert!(
+            m.content().contains(&format!("<@{ALICE}>, your move")),
+            "{}",
+            m.text()
+        );
+        after = m.id;
+        let (_, id) = m.buttons().into_iter().next().unwrap();
+        let t = h.fake.click(ALICE, m.id, &id);
+        let reply = h.fake.reply_text(&t).await;
+        assert!(reply.contains("Recorded"), "{reply}");
+    }
+    panic!("the game does not end\n{}", h.fake.state().dump());
 }
