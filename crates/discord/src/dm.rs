@@ -38,6 +38,7 @@ pub async fn handle(
     match verdict {
         Verdict::Allowed => {}
         Verdict::Warn => {
+            let _turn = data.channel_turns.take(msg.channel_id).await;
             msg.channel_id
                 .send_message(&ctx.http, messages::create(FLOOD_WARNING))
                 .await?;
@@ -71,6 +72,8 @@ pub async fn handle(
     // (the engines keep their receipts short; this is the guard).
     let mut parts = messages::split(&reply, messages::MAX_CONTENT);
     parts.truncate(MAX_REPLY_PARTS);
+    // A flood's replies go one at a time, in order (see `channel_turns`).
+    let _turn = data.channel_turns.take(msg.channel_id).await;
     for part in parts {
         msg.channel_id
             .send_message(&ctx.http, messages::create(part))

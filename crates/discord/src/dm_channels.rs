@@ -95,10 +95,15 @@ pub async fn send_dm(
     message: CreateMessage,
 ) -> Result<Message, serenity::Error> {
     let channel = dm_channel(http, data, user).await?;
-    match channel.send_message(http, message.clone()).await {
+    let sent = {
+        let _turn = data.channel_turns.take(channel).await;
+        channel.send_message(http, message.clone()).await
+    };
+    match sent {
         Err(e) if matches!(error_code(&e), Some((_, UNKNOWN_CHANNEL))) => {
             forget(data, user).await;
             let channel = dm_channel(http, data, user).await?;
+            let _turn = data.channel_turns.take(channel).await;
             channel.send_message(http, message).await
         }
         sent => sent,

@@ -15,6 +15,7 @@
 //! - `messages.rs`: message splitting and Discord's limits
 //! - `error.rs`: user mistakes shown kindly, faults logged with an apology
 
+mod channel_turns;
 mod components;
 mod delivery;
 mod dm;
@@ -136,6 +137,8 @@ pub struct Data {
     pub dm_limiter: Arc<std::sync::Mutex<host::limits::RateLimiter>>,
     /// Each user's DM channel, opened once.
     dm_channels: dm_channels::DmChannels,
+    /// Sends to one channel take turns (see `channel_turns`).
+    channel_turns: channel_turns::ChannelTurns,
 }
 
 impl Data {
@@ -194,6 +197,7 @@ impl Bot {
                 8, 1500,
             ))),
             dm_channels: Default::default(),
+            channel_turns: Default::default(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()

@@ -34,13 +34,13 @@
 //! message pings the people it waits for; an edit keeps mentioning those
 //! its text names and pings nobody else.
 
-use super::outbox::{Route, error_code, nonce};
+use super::outbox::{Route, error_code, with_nonce};
 use super::{Data, components, game, messages};
 use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
 use poise::serenity_prelude as serenity;
 use serenity::{
     AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateMessage, CreateThread,
-    Http, MessageId, Nonce, UserId,
+    Http, MessageId, UserId,
 };
 
 /// Discord's limit on a thread's name.
@@ -262,20 +262,24 @@ pub async fn deliver(
     })
 }
 
-/// Sends messages in order with their nonces; returns the last one's id.
+/// Sends messages in order with their nonces, together in the channel's
+/// turn; returns the last one's id.
 async fn send(
     http: &Http,
+    data: &Data,
     channel: ChannelId,
     msgs: Vec<CreateMessage>,
     route: Route,
 ) -> Result<Option<MessageId>, serenity::Error> {
+    let _turn = data.channel_turns.take(channel).await;
     let mut last = None;
     for (part, m) in msgs.into_iter().enumerate() {
-        let m = match nonce(route, part) {
-            Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
-            None => m,
-        };
-        last = Some(channel.send_message(http, m).await?.id);
+        last = Some(
+            channel
+                .send_message(http, with_nonce(m, route, part))
+                .await?
+                .id,
+        );
     }
     Ok(last)
 }
@@ -339,7 +343,7 @@ async fn lobby(
     if !rows.is_empty() {
         msg = msg.components(rows);
     }
-    if let Some(id) = send(http, channel, vec![msg], Route::Main(row)).await? {
+    if let Some(id) = send(http, data, channel, vec![msg], Route::Main(row)).await? {
         let posted = PostedMessage {
             game_id: g,
             key: "lobby".into(),
@@ -459,7 +463,7 @@ async fn open_thread(
                      I need the Create Public Threads and Send Messages in Threads permissions.)"
                 );
                 let msg = messages::create(note);
-                send(http, parent, vec![msg], Route::Thread(g)).await?;
+                send(http, data, parent, vec![msg], Route::Thread(g)).await?;
                 Ok(settle(parent).await)
             }
             Some((status, _)) if status == 429 || status >= 500 => Err(e),
@@ -497,7 +501,7 @@ async fn open_turn(
     };
     let prompted = !rows.is_empty();
     let (msgs, last_text) = super::outbox::turn_messages(data, a, &prompt, rows, mentions).await;
-    let last = send(http, home, msgs, Route::Main(row)).await?;
+    let last = send(http, data, home, msgs, Route::Main(row)).await?;
     if let Some(id) = last {
         let posted = PostedMessage {
             game_id: g,
@@ -662,7 +666,7 @@ async fn waiting(
     };
     let line = messages::clip(&line, messages::MAX_CONTENT);
     let msg = messages::create(line.clone());
-    if let Some(id) = send(http, home, vec![msg], Route::Main(row)).await? {
+    if let Some(id) = send(http, data, home, vec![msg], Route::Main(row)).await? {
         let posted = PostedMessage {
             game_id: g,
             key,

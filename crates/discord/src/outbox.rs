@@ -27,10 +27,7 @@ use host::{Announcement, AnnouncementKind, OutboxItem, TurnActions};
 use host::{GameStatus, Target};
 use poise::serenity_prelude as serenity;
 use render::BoardImage;
-use serenity::{
-    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateMessage, Http,
-    Nonce, UserId,
-};
+use serenity::{ChannelId, CreateActionRow, CreateAttachment, CreateMessage, Http, Nonce, UserId};
 
 /// What became of one row.
 pub(super) enum Fate {
@@ -84,7 +81,7 @@ pub(super) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
                             .await
                             .unwrap_or(ChannelId::new(c));
                         let msgs = channel_messages(data, a).await;
-                        send(http, home, msgs, Route::Main(item.id)).await
+                        send(http, data, home, msgs, Route::Main(item.id)).await
                     }
                 }
             }
@@ -140,20 +137,23 @@ pub(super) fn nonce(route: Route, part: usize) -> Option<String> {
 }
 
 /// Part `part` of a row with its nonce, so Discord does not post a repeat twice.
-fn with_nonce(m: CreateMessage, route: Route, part: usize) -> CreateMessage {
+pub(super) fn with_nonce(m: CreateMessage, route: Route, part: usize) -> CreateMessage {
     match nonce(route, part) {
         Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
         None => m,
     }
 }
 
-/// Sends messages in order, each with its nonce so a repeat is not posted twice.
+/// Sends messages in order, each with its nonce so a repeat is not posted
+/// twice, together (in the channel's turn: another game's lane waits).
 async fn send(
     http: &Http,
+    data: &Data,
     channel: ChannelId,
     msgs: Vec<CreateMessage>,
     route: Route,
 ) -> Result<(), serenity::Error> {
+    let _turn = data.channel_turns.take(channel).await;
     for (part, m) in msgs.into_iter().enumerate() {
         channel
             .send_message(http, with_nonce(m, route, part))
@@ -177,8 +177,10 @@ async fn send_dm(
     Ok(())
 }
 
-/// A text split into messages, with components on the last one.
-fn messages(text: &str, rows: Vec<CreateActionRow>, mention: Option<UserId>) -> Vec<CreateMessage> {
+/// A text split into messages, with components on the last one; each part
+/// may ping those of `mentions` that it names itself (a long board's first
+/// parts name nobody).
+fn messages(text: &str, rows: Vec<CreateActionRow>, mentions: &[UserId]) -> Vec<CreateMessage> {
     let parts = messages::split(text, messages::MAX_CONTENT);
     let n = parts.len();
     let mut rows = Some(rows);
@@ -186,8 +188,8 @@ fn messages(text: &str, rows: Vec<CreateActionRow>, mention: Option<UserId>) -> 
         .into_iter()
         .enumerate()
         .map(|(i, p)| {
-            let allowed =
-                CreateAllowedMentions::new().users(mention.into_iter().collect::<Vec<_>>());
+            let named = messages::mentioned_users(&p);
+            let allowed = messages::pinging(mentions.iter().copied().filter(|u| named.contains(u)));
             let mut m = CreateMessage::new().content(p).allowed_mentions(allowed);
             if i + 1 == n
                 && let Some(r) = rows.take().filter(|r| !r.is_empty())
@@ -214,7 +216,7 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
                 }
                 rows = components::lobby_rows(g);
             }
-            messages(&text, rows, None)
+            messages(&text, rows, &[])
         }
         _ => {
             let images = if wants_image(data, a) {
@@ -226,10 +228,10 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
                 messages(
                     &messages::with_board(&a.text, a.board.as_deref()),
                     vec![],
-                    None,
+                    &[],
                 )
             } else {
-                let mut msgs = messages(&a.text, vec![], None);
+                let mut msgs = messages(&a.text, vec![], &[]);
                 // The images go under the last part of the text.
                 if let Some(last) = msgs.pop() {
                     msgs.push(last.add_files(images.into_iter().map(|i| {
@@ -276,11 +278,7 @@ pub(super) async fn turn_messages(
     let last_text = messages::split(&text, messages::MAX_CONTENT)
         .pop()
         .unwrap_or_default();
-    let allowed = CreateAllowedMentions::new().users(mentions);
-    let mut msgs: Vec<CreateMessage> = messages(&text, rows, None)
-        .into_iter()
-        .map(|m| m.allowed_mentions(allowed.clone()))
-        .collect();
+    let mut msgs = messages(&text, rows, &mentions);
     if !images.is_empty()
         && let Some(last) = msgs.pop()
     {
@@ -421,8 +419,9 @@ async fn to_user(
         let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
         return send(
             http,
+            data,
             channel,
-            messages(&text, rows, Some(user)),
+            messages(&text, rows, &[user]),
             Route::Main(outbox_id),
         )
         .await;
@@ -433,7 +432,7 @@ async fn to_user(
     if a.kind == AnnouncementKind::Prompt
         && let Some((text, rows, map)) = super::order_desk::prompt(data, a, &user.to_string()).await
     {
-        let mut msgs = messages(&format!("{text}\n{link}"), rows, None);
+        let mut msgs = messages(&format!("{text}\n{link}"), rows, &[]);
         if let Some(map) = map
             && let Some(last) = msgs.pop()
         {
@@ -441,7 +440,7 @@ async fn to_user(
         }
         return match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
             Ok(()) => Ok(()),
-            Err(e) => closed_or(http, e, channel, user, a, Route::Fallback(outbox_id)).await,
+            Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(outbox_id)).await,
         };
     }
     let body = match (a.kind, a.deadline) {
@@ -461,10 +460,10 @@ async fn to_user(
             messages::with_board(&a.text, a.board.as_deref())
         ),
     };
-    let msgs = messages(&body, rows, None);
+    let msgs = messages(&body, rows, &[]);
     match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, e, channel, user, a, Route::Fallback(outbox_id)).await,
+        Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(outbox_id)).await,
     }
 }
 
@@ -472,6 +471,7 @@ async fn to_user(
 /// anything private; otherwise pass the error on.
 async fn closed_or(
     http: &Http,
+    data: &Data,
     e: serenity::Error,
     channel: ChannelId,
     user: UserId,
@@ -502,11 +502,12 @@ async fn closed_or(
     };
     send(
         http,
+        data,
         channel,
         messages(
             &text,
             vec![components::show_row(a.game_id, a.turn)],
-            Some(user),
+            &[user],
         ),
         route,
     )
