@@ -165,7 +165,7 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
         dir.path(),
         &db,
         TOKEN,
-        &fake.base_url,
+        &fake,
         &[
             ("GAMEHOST_AI_BUDGET_MS", budget.as_str()),
             ("GAMEHOST_DISCORD_DELIVERY_LANES", lanes),

@@ -494,9 +494,9 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
     ));
     let settings = discord::BotSettings {
         token: support::fake_discord::TOKEN.into(),
-        api_base: Some(fake.base_url.clone()),
-        api_address: None,
-        api_root_ca: None,
+        api_base: None,
+        api_address: Some(fake.api_address),
+        api_root_ca: Some(fake.root_ca.clone()),
         guild_id: None,
         ai_budget_ms: 20,
         turn_seconds: Default::default(),

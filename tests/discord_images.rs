@@ -207,9 +207,14 @@ async fn raw_post(base: &str, path: &str, content_type: &str, body: &[u8]) -> (u
 async fn the_fake_takes_uploads_and_nonces_as_discord_does() {
     use serenity::all::{ChannelId, CreateAttachment, CreateMessage, HttpBuilder, Nonce};
     let fake = FakeDiscord::start().await;
+    // This client goes through the proxy without a rate limiter (serenity
+    // 0.12's would skip the proxy) and posts more than 5 messages into one
+    // channel: the limits are not what this test is about.
+    fake.set_rate_limits(support::fake_discord::RateLimits::off());
     let http = HttpBuilder::new(support::fake_discord::TOKEN)
         .proxy(fake.base_url.clone())
         .ratelimiter_disabled(true)
+        .default_allowed_mentions(serenity::all::CreateAllowedMentions::new())
         .build();
     let ch = ChannelId::new(CH + 5);
     let files = |n: usize, size: usize| {
@@ -246,7 +251,7 @@ async fn the_fake_takes_uploads_and_nonces_as_discord_does() {
         .unwrap_err();
     assert_eq!(discord_code(&e), (413, 40005));
     // Nor an attachment in payload_json whose file was not uploaded.
-    let body = b"--b0\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"a.png\"\r\n\r\nabc\r\n--b0\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{\"content\":\"x\",\"attachments\":[{\"id\":0,\"filename\":\"a.png\"},{\"id\":1,\"filename\":\"b.png\"}]}\r\n--b0--\r\n";
+    let body = b"--b0\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"a.png\"\r\n\r\nabc\r\n--b0\r\nContent-Disposition: form-data; name=\"payload_json\"\r\n\r\n{\"content\":\"x\",\"allowed_mentions\":{\"parse\":[]},\"attachments\":[{\"id\":0,\"filename\":\"a.png\"},{\"id\":1,\"filename\":\"b.png\"}]}\r\n--b0--\r\n";
     let path = format!("/api/v10/channels/{}/messages", ch.get());
     let (status, reply) = raw_post(
         &fake.base_url,

@@ -35,7 +35,7 @@ fn process(dir: &Path, url: &str, fake: &FakeDiscord, shard: &str) -> Bin {
         dir,
         &dir.join("unused.db"),
         TOKEN,
-        &fake.base_url,
+        fake,
         &[
             ("GAMEHOST_DATABASE_URL", url),
             ("GAMEHOST_DEADLINES_BATTLE_SECONDS", TURN_SECONDS),

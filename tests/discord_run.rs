@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use support::commands::{command, opt, press, press_reply};
 use support::fake_discord::{FakeDiscord, TOKEN, WAIT};
 use support::messages::{channel_msg, count_in_channel, prompt_after};
-use support::process::{Bin, spawn};
+use support::process::{Bin, spawn, spawn_api_base};
 use support::{ALICE, BOB};
 
 const CH: u64 = 2_500_000_000_000_001;
@@ -35,7 +35,7 @@ async fn a_rejected_token_stops_at_once_with_one_line_without_the_token() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     let bad = "not-the-token.rejected-secret-value";
-    let bin = spawn(dir.path(), &db, bad, &fake.base_url);
+    let bin = spawn(dir.path(), &db, bad, &fake);
     let (code, out) = bin.exit().await;
     assert_eq!(code, Some(1), "{out}");
     assert!(
@@ -58,7 +58,7 @@ async fn an_unreachable_api_is_retried_with_backoff_until_a_signal() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     let base = format!("http://127.0.0.1:{}", closed_port());
-    let bin = spawn(dir.path(), &db, TOKEN, &base);
+    let bin = spawn_api_base(dir.path(), &db, TOKEN, &base);
     let retries = bin.lines_with("retrying in", 2).await;
     assert!(retries[0].contains("cannot reach Discord"), "{retries:?}");
     assert!(retries[0].contains("retrying in 1 s"), "{retries:?}");
@@ -79,7 +79,7 @@ async fn an_invalid_api_base_is_refused_at_start() {
         "http://127.0.0.1:99999",
         "127.0.0.1:8080",
     ] {
-        let bin = spawn(dir.path(), &db, TOKEN, base);
+        let bin = spawn_api_base(dir.path(), &db, TOKEN, base);
         let (code, out) = bin.exit().await;
         assert_eq!(code, Some(1), "{base}: {out}");
         let lines: Vec<&str> = out.lines().collect();
@@ -125,7 +125,7 @@ async fn a_damaged_database_is_refused_before_connecting() {
         .execute("UPDATE games SET turn = 3", [])
         .unwrap();
     let base = format!("http://127.0.0.1:{}", closed_port());
-    let bin = spawn(dir.path(), &db, TOKEN, &base);
+    let bin = spawn_api_base(dir.path(), &db, TOKEN, &base);
     let (code, out) = bin.exit().await;
     assert_eq!(code, Some(1), "{out}");
     assert!(
@@ -138,7 +138,9 @@ async fn a_damaged_database_is_refused_before_connecting() {
     // An empty file is not taken for a new database.
     let empty = dir.path().join("empty.db");
     std::fs::write(&empty, b"").unwrap();
-    let (code, out) = spawn(dir.path(), &empty, TOKEN, &base).exit().await;
+    let (code, out) = spawn_api_base(dir.path(), &empty, TOKEN, &base)
+        .exit()
+        .await;
     assert_eq!(code, Some(1), "{out}");
     assert!(out.contains("is an empty file"), "{out}");
     assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
@@ -147,7 +149,7 @@ async fn a_damaged_database_is_refused_before_connecting() {
 /// Starts `gamehost run` on `db` and waits until it is connected (`n`
 /// gateway sessions so far).
 async fn boot(fake: &FakeDiscord, dir: &Path, db: &Path, n: usize) -> Bin {
-    let bin = spawn(dir, db, TOKEN, &fake.base_url);
+    let bin = spawn(dir, db, TOKEN, fake);
     fake.wait_ready(n).await;
     fake.wait_commands().await;
     bin

@@ -36,14 +36,7 @@ async fn one_process_runs_every_shard_and_dms_on_shard_0_move_games_of_both_guil
     let fake = fake_with_users(2).await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
-    let bin = spawn_with(
-        dir.path(),
-        &db,
-        TOKEN,
-        &fake.base_url,
-        &[],
-        &["--shard-total", "2"],
-    );
+    let bin = spawn_with(dir.path(), &db, TOKEN, &fake, &[], &["--shard-total", "2"]);
     fake.wait_shards(&[0, 1]).await;
     fake.wait_commands().await;
     let shards: Vec<String> = fake
@@ -98,7 +91,7 @@ async fn bad_shard_flags_are_refused_before_connecting() {
         ),
         (&["--shard-total", "0"][..], "must be 1 to 4096"),
     ] {
-        let bin = spawn_with(dir.path(), &db, TOKEN, &fake.base_url, &[], args);
+        let bin = spawn_with(dir.path(), &db, TOKEN, &fake, &[], args);
         let (code, out) = bin.exit().await;
         assert_eq!(code, Some(1), "{args:?}:\n{out}");
         assert!(out.contains(says), "{args:?}:\n{out}");

@@ -100,9 +100,11 @@ impl Harness {
     pub fn settings(&self) -> BotSettings {
         BotSettings {
             token: TOKEN.into(),
-            api_base: Some(self.fake.base_url.clone()),
-            api_address: None,
-            api_root_ca: None,
+            // discord.com at the fake's TLS address, with serenity's rate
+            // limiter on (through `api_base` it would have to be off).
+            api_base: None,
+            api_address: Some(self.fake.api_address),
+            api_root_ca: Some(self.fake.root_ca.clone()),
             guild_id: self.guild_id,
             ai_budget_ms: 20,
             // No deadline for any kind unless a test sets one.
@@ -207,10 +209,12 @@ impl Harness {
     }
 
     /// How a test ends: waits until everything is delivered, then checks
-    /// that the fake rejected nothing the bot sent.
+    /// that the fake rejected nothing the bot sent and that the bot waited
+    /// as every 429 told it.
     pub async fn finish(&self) {
         self.delivered().await;
         self.assert_clean();
+        self.fake.assert_rate_limits_honoured();
     }
 
     /// Panics if the fake rejected anything the bot sent.

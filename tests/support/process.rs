@@ -1,8 +1,8 @@
 //! The real `gamehost run` binary as a child process of a test: started
-//! with the fake Discord's address and a database, its output collected
+//! with the fake Discord's TLS address and a database, its output collected
 //! line by line, signalled, killed, and waited for.
 
-use super::fake_discord::WAIT;
+use super::fake_discord::{FakeDiscord, WAIT};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -17,9 +17,12 @@ pub struct Bin {
     changed: Arc<Notify>,
 }
 
-/// `gamehost run` in `dir` with the token `token`, REST sent to `api_base`.
-pub fn spawn(dir: &Path, db: &Path, token: &str, api_base: &str) -> Bin {
-    spawn_with(dir, db, token, api_base, &[], &[])
+/// `gamehost run` in `dir` with the token `token`, talking to `fake` as
+/// Discord: REST to `https://discord.com` at the fake's TLS address
+/// (`[discord] api_address`, trusting the fake's test CA), so with
+/// serenity's rate limiter on.
+pub fn spawn(dir: &Path, db: &Path, token: &str, fake: &FakeDiscord) -> Bin {
+    spawn_with(dir, db, token, fake, &[], &[])
 }
 
 /// `gamehost run ARGS` with extra environment `env` (e.g. another
@@ -28,7 +31,31 @@ pub fn spawn_with(
     dir: &Path,
     db: &Path,
     token: &str,
-    api_base: &str,
+    fake: &FakeDiscord,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> Bin {
+    let address = fake.api_address.to_string();
+    let root_ca = fake.root_ca.to_str().expect("a UTF-8 path to the test CA");
+    let api = [
+        ("GAMEHOST_DISCORD_API_ADDRESS", address.as_str()),
+        ("GAMEHOST_DISCORD_API_ROOT_CA", root_ca),
+    ];
+    spawn_on(dir, db, token, &api, env, args)
+}
+
+/// `gamehost run` with REST sent to `api_base` (`[discord] api_base`, as
+/// serenity's proxy), for the tests of that setting itself.
+pub fn spawn_api_base(dir: &Path, db: &Path, token: &str, api_base: &str) -> Bin {
+    let api = [("GAMEHOST_DISCORD_API_BASE", api_base)];
+    spawn_on(dir, db, token, &api, &[], &[])
+}
+
+fn spawn_on(
+    dir: &Path,
+    db: &Path,
+    token: &str,
+    api: &[(&str, &str)],
     env: &[(&str, &str)],
     args: &[&str],
 ) -> Bin {
@@ -37,12 +64,17 @@ pub fn spawn_with(
         .current_dir(dir)
         .env_remove("GAMEHOST_CONFIG")
         .env_remove("RUST_LOG")
+        .env_remove("GAMEHOST_DISCORD_API_BASE")
+        .env_remove("GAMEHOST_DISCORD_API_ADDRESS")
+        .env_remove("GAMEHOST_DISCORD_API_ROOT_CA")
         .env("DISCORD_TOKEN", token)
-        .env("GAMEHOST_DISCORD_API_BASE", api_base)
         .env("GAMEHOST_DATABASE_PATH", db)
         .env("GAMEHOST_AI_BUDGET_MS", "20")
         .env("GAMEHOST_DEADLINES_BATTLE_SECONDS", "0")
         .env("GAMEHOST_LOG_LEVEL", "info");
+    for (k, v) in api {
+        command.env(k, v);
+    }
     for (k, v) in env {
         command.env(k, v);
     }

@@ -57,6 +57,38 @@ pub fn check_message(p: &Value, creating: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that a message payload pings nobody it does not name: it must
+/// carry `allowed_mentions` (without it Discord pings whatever the content
+/// mentions, `@everyone` and roles included), let no mention type through
+/// `parse`, allow no role, and allow only users its content mentions.
+pub fn check_allowed_mentions(p: &Value) -> Result<(), String> {
+    let Some(allowed) = p.get("allowed_mentions").filter(|a| !a.is_null()) else {
+        return Err("no allowed_mentions: Discord would ping whatever the content mentions".into());
+    };
+    let parse = allowed["parse"].as_array().cloned().unwrap_or_default();
+    if !parse.is_empty() {
+        return Err(format!(
+            "allowed_mentions.parse is {parse:?}: every such mention in the text would ping"
+        ));
+    }
+    if allowed["roles"].as_array().is_some_and(|r| !r.is_empty()) {
+        return Err("allowed_mentions allows roles: the bot never pings a role".into());
+    }
+    let content = p["content"].as_str().unwrap_or("");
+    for user in allowed["users"].as_array().cloned().unwrap_or_default() {
+        let id = user
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| user.to_string());
+        if !content.contains(&format!("<@{id}>")) && !content.contains(&format!("<@!{id}>")) {
+            return Err(format!(
+                "allowed_mentions allows user {id}, whom the content does not mention"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_components(rows: &[Value]) -> Result<(), String> {
     if rows.len() > 5 {
         return Err(format!("{} action rows (max 5)", rows.len()));
@@ -138,6 +170,23 @@ fn check_components(rows: &[Value]) -> Result<(), String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn only_the_users_a_message_names_may_be_pinged() {
+        let ok = json!({"content": "<@7>, your move", "allowed_mentions": {"parse": [], "users": ["7"]}});
+        assert!(check_allowed_mentions(&ok).is_ok());
+        let none = json!({"content": "hi", "allowed_mentions": {"parse": []}});
+        assert!(check_allowed_mentions(&none).is_ok());
+        for bad in [
+            json!({"content": "hi"}),
+            json!({"content": "hi", "allowed_mentions": {"parse": ["everyone"]}}),
+            json!({"content": "hi", "allowed_mentions": {"parse": ["users"]}}),
+            json!({"content": "hi", "allowed_mentions": {"parse": [], "roles": ["1"]}}),
+            json!({"content": "hi <@8>", "allowed_mentions": {"parse": [], "users": ["7"]}}),
+        ] {
+            assert!(check_allowed_mentions(&bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn limits() {

@@ -1,7 +1,10 @@
 //! A fake Discord on 127.0.0.1 for the bot's end-to-end tests.
 //!
-//! - REST (`rest.rs`): the endpoints the bot uses, reached through serenity's
-//!   `HttpBuilder::proxy(..)`; every message payload is checked against
+//! - REST (`rest.rs`): the endpoints the bot uses, served over TLS as
+//!   `discord.com` at [`FakeDiscord::api_address`] (the bot's `[discord]
+//!   api_address`, trusting the test CA [`FakeDiscord::root_ca`] of
+//!   `tests/data/fake_discord_tls/`), and over plain HTTP at
+//!   [`FakeDiscord::base_url`] for serenity's `HttpBuilder::proxy(..)`; every message payload is checked against
 //!   Discord's limits (`limits.rs`) and the message Discord would return is
 //!   built and deserialised into serenity's own `Message`, so a payload or a
 //!   fixture that serenity could not read fails loudly.
@@ -26,11 +29,8 @@
 //! - Edits: `PATCH /channels/{c}/messages/{m}` edits in place and counts the
 //!   edits of each message ([`State::edits`]).
 //!
-//! - Rate limits (`ratelimits.rs`), Discord's with
-//!   [`FakeDiscord::set_rate_limits`]`(`[`RateLimits::discord`]`())`; off
-//!   by default for now, as the bot under test cannot run serenity's rate
-//!   limiter through `api_base` (serenity 0.12 sends the limiter's requests
-//!   past the proxy). Every request counts against a bucket, the
+//! - Rate limits (`ratelimits.rs`), Discord's ([`RateLimits::discord`]) from
+//!   the start. Every request counts against a bucket, the
 //!   route's shape with its major parameter (channel, guild, webhook id and
 //!   token, interaction), in fixed windows: 5 message creates and 5 edits
 //!   per 5 s in a channel, 5 DM opens a second, 50 a second on any other
@@ -425,7 +425,17 @@ impl State {
 
 /// The running fake.
 pub struct FakeDiscord {
-    /// `http://127.0.0.1:PORT`, the value for serenity's proxy setting.
+    /// `127.0.0.1:PORT`, where the fake answers REST over TLS as
+    /// `discord.com`: the bot's `[discord] api_address`, with
+    /// [`FakeDiscord::root_ca`] as its `api_root_ca`.
+    pub api_address: std::net::SocketAddr,
+    /// The test CA that signed the fake's `discord.com` certificate.
+    pub root_ca: std::path::PathBuf,
+    /// `http://127.0.0.1:PORT`, the same REST API over plain HTTP, for
+    /// serenity's proxy setting (`[discord] api_base`): for the tests of
+    /// that setting and of the fake itself. Through it, serenity 0.12's rate
+    /// limiter sends its requests past the proxy, so a bot must run without
+    /// it there.
     pub base_url: String,
     /// The gateway URL.
     pub gateway_url: String,
@@ -471,18 +481,17 @@ impl FakeDiscord {
     /// Starts the fake for a bot that must run `shard_total` gateway shards.
     pub async fn start_sharded(shard_total: u32) -> FakeDiscord {
         let rest = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let rest_tls = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let api_address = rest_tls.local_addr().unwrap();
         let gw = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base_url = format!("http://{}", rest.local_addr().unwrap());
         let gateway_url = format!("ws://{}", gw.local_addr().unwrap());
-        let mut state = State {
+        // Discord's rate limits from the start (`RateLimits::default()`):
+        // the bot reaches the fake at `api_address` with serenity's limiter.
+        let state = State {
             shard_total: shard_total.max(1),
             ..State::default()
         };
-        // Off until the bot can run serenity's rate limiter against the
-        // fake: serenity 0.12 sends what its limiter sends past `api_base`,
-        // so the bot under test runs without it and would meet 429s that
-        // the real bot waits out (see `discord_ratelimits.rs`).
-        state.limiter.limits = RateLimits::off();
         let state = Arc::new(Mutex::new(state));
         let changed = Arc::new(Notify::new());
         let shared = Shared {
@@ -491,10 +500,17 @@ impl FakeDiscord {
             gateway_url: gateway_url.clone(),
         };
         let tasks = vec![
-            tokio::spawn(rest::serve(rest, shared.clone())),
+            tokio::spawn(rest::serve(rest, shared.clone(), None)),
+            tokio::spawn(rest::serve(
+                rest_tls,
+                shared.clone(),
+                Some(rest::tls_acceptor()),
+            )),
             tokio::spawn(gateway::serve(gw, shared)),
         ];
         FakeDiscord {
+            api_address,
+            root_ca: rest::tls_dir().join("ca.pem"),
             base_url,
             gateway_url,
             state,

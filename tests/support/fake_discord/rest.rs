@@ -13,25 +13,77 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 
-/// Accepts connections until the task is aborted.
-pub async fn serve(listener: TcpListener, shared: Shared) {
+/// Accepts connections until the task is aborted: plain HTTP, or TLS (as
+/// `discord.com`) when given an acceptor.
+pub async fn serve(listener: TcpListener, shared: Shared, tls: Option<TlsAcceptor>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
         let shared = shared.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let io = hyper_util::rt::TokioIo::new(stream);
-            let svc = hyper::service::service_fn(move |req| {
-                let shared = shared.clone();
-                async move { Ok::<_, Infallible>(handle(req, shared).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(io, svc)
-                .await;
+            match tls {
+                None => serve_connection(stream, shared).await,
+                Some(tls) => {
+                    // A client that fails the handshake (it does not trust
+                    // the test CA) just loses its connection, as it would
+                    // with Discord.
+                    if let Ok(stream) = tls.accept(stream).await {
+                        serve_connection(stream, shared).await;
+                    }
+                }
+            }
         });
     }
+}
+
+/// Answers the requests of one connection (HTTP/1.1, kept alive).
+async fn serve_connection<S>(stream: S, shared: Shared)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let io = hyper_util::rt::TokioIo::new(stream);
+    let svc = hyper::service::service_fn(move |req| {
+        let shared = shared.clone();
+        async move { Ok::<_, Infallible>(handle(req, shared).await) }
+    });
+    let _ = hyper::server::conn::http1::Builder::new()
+        .serve_connection(io, svc)
+        .await;
+}
+
+/// The TLS side of the REST listener: the test certificate for
+/// `discord.com` signed by the test CA (`tests/data/fake_discord_tls/`),
+/// HTTP/1.1 only.
+pub fn tls_acceptor() -> TlsAcceptor {
+    use tokio_rustls::rustls::{self, pki_types::pem::PemObject};
+    let dir = tls_dir();
+    let read = |name: &str| {
+        std::fs::read(dir.join(name))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+    };
+    let certs = rustls::pki_types::CertificateDer::pem_slice_iter(&read("server.pem"))
+        .collect::<Result<Vec<_>, _>>()
+        .expect("tests/data/fake_discord_tls/server.pem");
+    let key = rustls::pki_types::PrivateKeyDer::from_pem_slice(&read("server.key"))
+        .expect("tests/data/fake_discord_tls/server.key");
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("rustls's default protocol versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("the fake's discord.com certificate and key");
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    TlsAcceptor::from(Arc::new(config))
+}
+
+/// Where the fake's test-only TLS keys are.
+pub fn tls_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fake_discord_tls")
 }
 
 type Reply = (StatusCode, Option<Value>);
@@ -319,6 +371,11 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
         );
     }
     let seg: Vec<&str> = rest.trim_start_matches('/').split('/').collect();
+    if let Some(message) = outgoing_message(method, &seg, &body)
+        && let Err(why) = limits::check_allowed_mentions(message)
+    {
+        return reject(shared, format!("{method} {path}: {why}"));
+    }
     let app = APP_ID.to_string();
     match (method.as_str(), seg.as_slice()) {
         ("GET", ["gateway"]) => (StatusCode::OK, Some(json!({"url": shared.gateway_url}))),
@@ -431,6 +488,22 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
             shared.with(|s| s.rejected.push(format!("unhandled route {method} {path}")));
             error(404, 0, "404: Not Found")
         }
+    }
+}
+
+/// The message a request posts or edits (a create, an edit, an interaction
+/// reply or follow-up), whose mentions Discord would act on.
+fn outgoing_message<'a>(method: &Method, seg: &[&str], body: &'a Value) -> Option<&'a Value> {
+    match (method.as_str(), seg) {
+        ("POST", ["channels", _, "messages"])
+        | ("PATCH", ["channels", _, "messages", _])
+        | ("PATCH", ["webhooks", _, _, "messages", _])
+        | ("POST", ["webhooks", _, _]) => Some(body),
+        // Replies (4) and updates (7) carry a message; deferrals and modals do not.
+        ("POST", ["interactions", _, _, "callback"]) => {
+            matches!(body["type"].as_u64(), Some(4 | 7)).then_some(&body["data"])
+        }
+        _ => None,
     }
 }
 
