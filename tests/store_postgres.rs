@@ -263,7 +263,7 @@ fn a_postgres_database_passes_its_check_and_a_dropped_column_is_found() {
     };
     let pg = Store::open_postgres(&url).unwrap();
     assert_eq!(pg.integrity_problems().unwrap(), Vec::<String>::new());
-    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut raw = store::connect_postgres(&url).unwrap();
     raw.batch_execute("ALTER TABLE press DROP COLUMN phase; DROP INDEX seats_by_user")
         .unwrap();
     let problems = pg.integrity_problems().unwrap();
@@ -286,7 +286,7 @@ fn a_database_of_a_newer_schema_is_refused() {
         return;
     };
     drop(Store::open_postgres(&url).unwrap());
-    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut raw = store::connect_postgres(&url).unwrap();
     raw.batch_execute("UPDATE gamehost_schema SET version = 99")
         .unwrap();
     let err = Store::open_postgres(&url).err().expect("must refuse");
@@ -294,4 +294,129 @@ fn a_database_of_a_newer_schema_is_refused() {
         matches!(err, StoreError::SchemaTooNew { found: 99, .. }),
         "{err:?}"
     );
+}
+
+/// A query parameter of a URL, as written (`None` when absent).
+fn url_param(url: &str, key: &str) -> Option<String> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.to_string())
+}
+
+/// `url` with its `sslmode` and `sslrootcert` replaced by `params`.
+fn with_tls_params(url: &str, params: &[(&str, &str)]) -> String {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut kept: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("sslmode=") && !p.starts_with("sslrootcert="))
+        .map(str::to_string)
+        .collect();
+    kept.extend(params.iter().map(|(k, v)| format!("{k}={v}")));
+    format!("{base}?{}", kept.join("&"))
+}
+
+/// Whether the server has TLS turned on (`SHOW ssl`).
+fn server_offers_tls(url: &str) -> bool {
+    let mut admin = store::connect_postgres(url).expect("reach the test server");
+    let ssl: String = admin.query_one("SHOW ssl", &[]).unwrap().get(0);
+    ssl == "on"
+}
+
+#[test]
+fn the_store_talks_tls_exactly_when_the_url_and_the_server_call_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let offered = server_offers_tls(&url);
+    let probe = format!(
+        "{url}{}application_name=gh_tls_probe",
+        if url.contains('?') { '&' } else { '?' }
+    );
+    let store = Store::open_postgres(&probe).expect("open the store");
+    let mut admin = store::connect_postgres(&url).unwrap();
+    let row = admin
+        .query_one(
+            "SELECT bool_and(s.ssl), COUNT(*) FROM pg_stat_ssl s JOIN pg_stat_activity a \
+             USING (pid) WHERE a.application_name = 'gh_tls_probe' \
+             AND a.datname = current_database()",
+            &[],
+        )
+        .unwrap();
+    let (ssl, connections): (Option<bool>, i64) = (row.get(0), row.get(1));
+    assert_eq!(connections, 1, "the store holds one connection");
+    // libpq's meaning: prefer (the default) uses TLS when the server offers it.
+    let expected = match url_param(&url, "sslmode").as_deref() {
+        Some("disable") => false,
+        None | Some("prefer") => offered,
+        Some(_) => true,
+    };
+    assert_eq!(ssl, Some(expected), "TLS in use on the store's connection");
+    // The helper the tests create databases with goes the same way.
+    let own: bool = admin
+        .query_one(
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(own, expected);
+    drop(store);
+}
+
+#[test]
+fn verify_full_refuses_a_certificate_of_another_ca_or_host_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let unrelated = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/unrelated-ca.pem");
+    let wrong_root = with_tls_params(
+        &url,
+        &[("sslmode", "verify-full"), ("sslrootcert", unrelated)],
+    );
+    let err = Store::open_postgres(&wrong_root)
+        .err()
+        .expect("a certificate no trusted root signed is refused");
+    let shown = err.to_string();
+    if !server_offers_tls(&url) {
+        // A plain server: a URL asking for TLS gets none, and says why.
+        assert!(shown.contains("does not support TLS"), "{shown}");
+        return;
+    }
+    assert!(matches!(err, StoreError::TlsHandshake { .. }), "{err:?}");
+    for part in [
+        "over TLS (sslmode=verify-full",
+        "not signed by a trusted root",
+        "sslrootcert=<file>",
+    ] {
+        assert!(shown.contains(part), "`{part}` missing from: {shown}");
+    }
+    // With the right CA, a name the certificate does not carry fails
+    // verify-full and passes verify-ca (hostaddr reaches the same server).
+    let Some(ca) = url_param(&url, "sslrootcert") else {
+        return;
+    };
+    let Some((user, after)) = url.split_once('@') else {
+        return;
+    };
+    let Some((_, port_and_rest)) = after.split_once(':') else {
+        return;
+    };
+    let renamed = format!("{user}@gamehost-wrong-name.invalid:{port_and_rest}&hostaddr=127.0.0.1");
+    let err = Store::open_postgres(&with_tls_params(
+        &renamed,
+        &[("sslmode", "verify-full"), ("sslrootcert", &ca)],
+    ))
+    .err()
+    .expect("a certificate for another host name is refused");
+    assert!(err.to_string().contains("does not name the host"), "{err}");
+    Store::open_postgres(&with_tls_params(
+        &renamed,
+        &[("sslmode", "verify-ca"), ("sslrootcert", &ca)],
+    ))
+    .expect("verify-ca checks the chain, not the name");
 }

@@ -20,6 +20,7 @@ mod db;
 mod dm_channels;
 mod messages;
 mod pauses;
+mod pg_tls;
 mod postgres_store;
 mod press;
 mod ratings;
@@ -29,6 +30,7 @@ mod rows;
 pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
+pub use pg_tls::{RootCerts, SslMode, TlsConfigError};
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
@@ -72,6 +74,24 @@ pub enum StoreError {
     /// carries the server's message, SQLSTATE and detail.
     #[error("PostgreSQL error: {}", postgres_store::reason(.0))]
     Postgres(#[from] postgres::Error),
+    /// A PostgreSQL connection string's TLS settings (or the rest of it)
+    /// cannot be used.
+    #[error("{0}")]
+    ConnectionString(#[from] pg_tls::TlsConfigError),
+    /// The TLS handshake with a PostgreSQL server failed.
+    #[error("could not connect to {target} over TLS (sslmode={mode}: {check}): {reason}{hint}")]
+    TlsHandshake {
+        /// The connection string without its password.
+        target: String,
+        /// The mode asked for.
+        mode: SslMode,
+        /// What that mode checks.
+        check: &'static str,
+        /// rustls's reason.
+        reason: String,
+        /// What to do about it, when the reason suggests something.
+        hint: &'static str,
+    },
     /// Applying the schema migrations failed.
     #[error("could not apply the database schema: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -230,6 +250,13 @@ fn retry_pause(attempt: u32) -> Duration {
         .build_hasher()
         .finish();
     Duration::from_micros(ceiling_us / 2 + random % (ceiling_us / 2))
+}
+
+/// A bare connection to the PostgreSQL server `url` names, with TLS as its
+/// `sslmode` and `sslrootcert` ask, for tools and tests that need SQL the
+/// store does not offer (creating databases, looking at the server).
+pub fn connect_postgres(url: &str) -> Result<postgres::Client, StoreError> {
+    postgres_store::connect_client(url)
 }
 
 /// The latest schema version this build knows.

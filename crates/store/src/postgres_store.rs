@@ -4,6 +4,7 @@
 
 use super::StoreError;
 use super::db::PgTx;
+use super::pg_tls::{PgTarget, TlsHandshakeError};
 use super::redact::redact_url;
 use postgres::{Client, IsolationLevel, NoTls};
 use std::collections::{BTreeMap, HashMap};
@@ -58,6 +59,42 @@ pub(crate) fn reason(e: &postgres::Error) -> String {
     line
 }
 
+/// Opens a connection to the server `url` names, with TLS as its `sslmode`
+/// and `sslrootcert` ask ([`super::pg_tls`]).
+pub(crate) fn connect_client(url: &str) -> Result<Client, StoreError> {
+    let target = PgTarget::parse(url)?;
+    let connected = match target.connector()? {
+        None => target.config.connect(NoTls),
+        Some(tls) => target.config.connect(tls),
+    };
+    connected.map_err(|e| {
+        let Some(handshake) = std::error::Error::source(&e)
+            .and_then(|cause| cause.downcast_ref::<TlsHandshakeError>())
+        else {
+            return StoreError::Postgres(e);
+        };
+        let reason = handshake.reason.clone();
+        let hint = if reason.contains("UnknownIssuer") || reason.contains("unknown issuer") {
+            "; the server's certificate is not signed by a trusted root: give its CA's \
+             certificate with sslrootcert=<file>"
+        } else if reason.contains("NotValidForName") || reason.contains("not valid for name") {
+            "; the certificate does not name the host connected to: connect by a name it \
+             carries, or check the chain only with sslmode=verify-ca"
+        } else if reason.contains("Expired") || reason.contains("expired") {
+            "; the server's certificate has expired: the server needs a new one"
+        } else {
+            ""
+        };
+        StoreError::TlsHandshake {
+            target: redact_url(url),
+            mode: target.mode,
+            check: target.check(),
+            reason,
+            hint,
+        }
+    })
+}
+
 /// One connection to a PostgreSQL database with its prepared statements.
 pub(crate) struct PgConn {
     client: Client,
@@ -69,7 +106,7 @@ impl PgConn {
     /// Connects without touching the schema.
     pub(crate) fn connect(url: &str) -> Result<PgConn, StoreError> {
         Ok(PgConn {
-            client: Client::connect(url, NoTls)?,
+            client: connect_client(url)?,
             cache: HashMap::new(),
             url: url.to_string(),
         })
@@ -120,7 +157,7 @@ impl PgConn {
     /// is opened again first.
     pub(crate) fn begin(&mut self, write: bool) -> Result<PgTx<'_>, StoreError> {
         if self.client.is_closed() {
-            self.client = Client::connect(&self.url, NoTls)?;
+            self.client = connect_client(&self.url)?;
             self.cache.clear();
         }
         if self.cache.len() > STATEMENT_CACHE_MAX {
