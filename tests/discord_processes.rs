@@ -60,8 +60,8 @@ async fn turns_logged(url: &str, game: i64) -> u32 {
     on_store(url, move |s| s.read(|tx| tx.turn_log_len(game)).unwrap()).await
 }
 
-/// Waits (polling; a fired deadline and a taken-over lease take up to a
-/// minute each) until `game` has `n` logged turns.
+/// Waits (polling; a fired deadline takes up to a minute, a taken-over
+/// lease `host::CLAIM_LEASE_MS`) until `game` has `n` logged turns.
 async fn until_turns_logged(url: &str, game: i64, n: u32, within: Duration) {
     let give_up = Instant::now() + within;
     while turns_logged(url, game).await < n {

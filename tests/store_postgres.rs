@@ -111,13 +111,13 @@ fn claims_split_the_announcements_and_a_dead_claimants_lease_is_taken_over() {
     let claimer_b = std::thread::spawn(move || {
         from_a.recv().unwrap();
         let rows = store_b
-            .write(|tx| tx.claim_unsent_outbox("b", 1_000, 60_000, 2, 100))
+            .write(|tx| tx.claim_unsent_outbox("b", 1_000, host::CLAIM_LEASE_MS, 2, 100))
             .unwrap();
         to_a.send(rows.iter().map(|r| r.game_id).collect()).unwrap();
     });
     let (mine, theirs) = store_a
         .write(|tx| -> Result<_, StoreError> {
-            let rows = tx.claim_unsent_outbox("a", 1_000, 60_000, 2, 100)?;
+            let rows = tx.claim_unsent_outbox("a", 1_000, host::CLAIM_LEASE_MS, 2, 100)?;
             to_b.send(()).unwrap();
             // B answers while A still holds its locks; a B that waited for
             // them would never answer (and this test would fail, not hang).
@@ -419,4 +419,125 @@ fn verify_full_refuses_a_certificate_of_another_ca_or_host_with_a_clear_error() 
         &[("sslmode", "verify-ca"), ("sslrootcert", &ca)],
     ))
     .expect("verify-ca checks the chain, not the name");
+}
+
+/// Ends (`pg_terminate_backend`) every connection to `url`'s database
+/// whose application name is `name`, and waits until they are gone.
+fn terminate_connections_named(url: &str, name: &str) {
+    let mut admin = store::connect_postgres(url).unwrap();
+    // The pids first, then each ended: in one query the planner could call
+    // pg_terminate_backend on rows the filter would have dropped.
+    let pids: Vec<i32> = admin
+        .query(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 \
+             AND datname = current_database()",
+            &[&name],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(pids.len(), 1, "the store holds one connection");
+    let ended: bool = admin
+        .query_one("SELECT pg_terminate_backend($1)", &[&pids[0]])
+        .unwrap()
+        .get(0);
+    assert!(ended, "the store's connection was ended");
+    let give_up = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: i64 = admin
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 \
+                 AND datname = current_database()",
+                &[&name],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the backend did not end"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_first_write_and_read_after_the_server_ended_the_connection_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let name = "gh_reconnect_probe";
+    let probe = format!(
+        "{url}{}application_name={name}",
+        if url.contains('?') { '&' } else { '?' }
+    );
+    let store = Store::open_postgres(&probe).expect("open the store");
+    let instance = |id: &str, at: i64| store::InstanceRow {
+        id: id.into(),
+        version: "test".into(),
+        schema_version: store::schema_version_known(),
+        started_at: at,
+        heartbeat_at: at,
+    };
+    store
+        .write(|tx| tx.upsert_instance(&instance("before", 1)))
+        .unwrap();
+    // What a server restart does to every connection, with no restart.
+    terminate_connections_named(&url, name);
+    store
+        .write(|tx| tx.upsert_instance(&instance("after", 2)))
+        .expect("the first write after the connection was ended succeeds");
+    terminate_connections_named(&url, name);
+    let ids: Vec<String> = store
+        .read(|tx| tx.live_instances(0))
+        .expect("the first read after the connection was ended succeeds")
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(ids, ["before", "after"], "both writes were kept, once each");
+}
+
+#[test]
+fn a_renewed_claim_outlasts_its_first_lease_and_a_lapsed_one_is_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let a = rps_host(&url, clock.clone(), "a");
+    let b = rps_host(&url, clock.clone(), "b");
+    let game = a
+        .create_game(new_rps("renewed", None, TimeoutPolicy::Default))
+        .unwrap();
+    let lease = host::CLAIM_LEASE_MS;
+    let claimed = |store: &Store, owner: &str, now: i64| -> Vec<i64> {
+        store
+            .write(|tx| tx.claim_unsent_outbox(owner, now, lease, 10, 100))
+            .unwrap()
+            .iter()
+            .map(|r| r.game_id)
+            .collect()
+    };
+    assert!(claimed(a.store(), "a", 1_000).contains(&game));
+    // A renews before its lease ends: B finds the game still claimed after
+    // the first lease would have ended.
+    let renewed = a
+        .store()
+        .write(|tx| tx.renew_claims("a", 1_000 + host::CLAIM_RENEW_EVERY_MS + lease))
+        .unwrap();
+    assert_eq!(renewed, 1, "A's one claim was renewed");
+    assert!(!claimed(b.store(), "b", 1_000 + lease + 1).contains(&game));
+    // A stops renewing (it died): once the renewed lease ends, B takes over.
+    assert!(
+        claimed(
+            b.store(),
+            "b",
+            1_000 + host::CLAIM_RENEW_EVERY_MS + lease + 1
+        )
+        .contains(&game)
+    );
 }
