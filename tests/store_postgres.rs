@@ -374,9 +374,15 @@ fn verify_full_refuses_a_certificate_of_another_ca_or_host_with_a_clear_error() 
         return;
     };
     let unrelated = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/unrelated-ca.pem");
+    // A password (the test server trusts and ignores it) that the error
+    // must not show.
     let wrong_root = with_tls_params(
         &url,
-        &[("sslmode", "verify-full"), ("sslrootcert", unrelated)],
+        &[
+            ("sslmode", "verify-full"),
+            ("sslrootcert", unrelated),
+            ("password", "Pw9secret"),
+        ],
     );
     let err = Store::open_postgres(&wrong_root)
         .err()
@@ -388,6 +394,7 @@ fn verify_full_refuses_a_certificate_of_another_ca_or_host_with_a_clear_error() 
         return;
     }
     assert!(matches!(err, StoreError::TlsHandshake { .. }), "{err:?}");
+    assert!(!shown.contains("Pw9secret"), "{shown}");
     for part in [
         "over TLS (sslmode=verify-full",
         "not signed by a trusted root",
