@@ -87,6 +87,11 @@ pub(crate) fn reason(e: &postgres::Error) -> String {
 /// and `sslrootcert` ask ([`super::pg_tls`]).
 pub(crate) fn connect_client(url: &str) -> Result<Client, StoreError> {
     let target = PgTarget::parse(url)?;
+    tracing::debug!(
+        sslmode = %target.mode,
+        check = target.check(),
+        "connecting to PostgreSQL"
+    );
     let connected = match target.connector()? {
         None => target.config.connect(NoTls),
         Some(tls) => target.config.connect(tls),
