@@ -61,7 +61,7 @@ fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
 /// A fresh database on the server of `base`: its URL and its name.
 fn fresh_pg_database(base: &str) -> (String, String) {
     let name = format!("gh_load_{}", std::process::id());
-    let mut admin = postgres::Client::connect(base, postgres::NoTls).expect("reach PostgreSQL");
+    let mut admin = store::connect_postgres(base).expect("reach PostgreSQL");
     // Two statements: CREATE DATABASE cannot share an implicit transaction.
     admin
         .batch_execute(&format!("DROP DATABASE IF EXISTS {name}"))
@@ -258,7 +258,7 @@ fn main() {
     );
     if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL")) {
         drop(host);
-        if let Ok(mut admin) = postgres::Client::connect(&base, postgres::NoTls) {
+        if let Ok(mut admin) = store::connect_postgres(&base) {
             let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
         }
     }

@@ -34,6 +34,15 @@ const FORMS: &[(&str, &[&str])] = &[
         "host=127.0.0.1 port=1 user=game password='Pw6 secret' dbname=gamehost",
         &["Pw6"],
     ),
+    // The TLS settings' own errors (a bad mode, a missing root file).
+    (
+        "postgres://game:Pw7secret@127.0.0.1:1/gamehost?sslmode=verify_full",
+        &["Pw7secret"],
+    ),
+    (
+        "host=127.0.0.1 port=1 password=Pw8secret sslmode=verify-full sslrootcert=/nonexistent/ca.pem",
+        &["Pw8secret"],
+    ),
 ];
 
 fn gamehost(dir: &Path) -> Command {

@@ -60,8 +60,8 @@ async fn turns_logged(url: &str, game: i64) -> u32 {
     on_store(url, move |s| s.read(|tx| tx.turn_log_len(game)).unwrap()).await
 }
 
-/// Waits (polling; a fired deadline and a taken-over lease take up to a
-/// minute each) until `game` has `n` logged turns.
+/// Waits (polling; a fired deadline takes up to a minute, a taken-over
+/// lease `host::CLAIM_LEASE_MS`) until `game` has `n` logged turns.
 async fn until_turns_logged(url: &str, game: i64, n: u32, within: Duration) {
     let give_up = Instant::now() + within;
     while turns_logged(url, game).await < n {
@@ -162,6 +162,7 @@ async fn two_processes_on_one_postgres_database_share_every_game() {
     let killed_output = first.kill_hard().await;
     assert!(!killed_output.contains(TOKEN), "the token leaked");
     until_turns_logged(&url, other, 1, Duration::from_secs(90)).await;
+    let fired_at = Instant::now();
     let actions = on_store(&url, move |s| {
         s.read(|tx| tx.turn_log_entry(other, 1))
             .unwrap()
@@ -177,8 +178,9 @@ async fn two_processes_on_one_postgres_database_share_every_game() {
         "Carol's acknowledged move ({carol_move}) is not the one played: {actions}"
     );
     // The second process also delivers the news, once the dead process's
-    // claim on the game's announcements has lapsed.
-    let give_up = Instant::now() + Duration::from_secs(120);
+    // claim on the game's announcements has lapsed: within 10 s (the lease,
+    // `host::CLAIM_LEASE_MS`, plus one look at the outbox; it was 60 s).
+    let give_up = fired_at + Duration::from_secs(10);
     loop {
         let posted = fake
             .state()
@@ -190,7 +192,7 @@ async fn two_processes_on_one_postgres_database_share_every_game() {
         }
         assert!(
             Instant::now() < give_up,
-            "turn 2 never posted\n{}",
+            "turn 2 was not posted within 10 s of the deadline firing\n{}",
             fake.state().dump()
         );
         tokio::time::sleep(Duration::from_millis(200)).await;

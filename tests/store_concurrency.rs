@@ -229,7 +229,7 @@ fn a_deadlock_between_two_writes_is_retried_and_both_succeed() {
 
 /// Waits until some connection to the database waits for a lock.
 fn until_one_waits_for_a_lock(url: &str) {
-    let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+    let mut admin = store::connect_postgres(url).unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let waiting: i64 = admin

@@ -2,7 +2,9 @@
 //! host (a finished rated duel, a running Diplomacy game with press, a turn
 //! with a pending action, undelivered announcements) is copied into an
 //! empty PostgreSQL database, which passes the check, and the host on the
-//! copy carries on the game where it stood. A non-empty target is refused.
+//! copy carries on the game where it stood. A non-empty target, one
+//! holding another application's tables and a source in use are refused,
+//! each with one line, before anything is created in the target.
 //!
 //! Without a server the test prints a loud `SKIPPED` line (and fails under
 //! `GAMEHOST_REQUIRE_POSTGRES=1`).
@@ -115,7 +117,10 @@ fn a_sqlite_store_moves_to_postgres_whole_and_its_games_go_on() {
     let again = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry()))
         .unwrap_err()
         .to_string();
-    assert!(again.contains("the copy failed"), "{again}");
+    assert!(
+        again.contains("is not empty: ") && again.contains("nothing was changed"),
+        "{again}"
+    );
 
     // The host on PostgreSQL goes on where the SQLite one stopped.
     let pg = host_on(Store::open_postgres(&url).unwrap(), clock.clone());
@@ -139,4 +144,93 @@ fn a_sqlite_store_moves_to_postgres_whole_and_its_games_go_on() {
     let press = pg.store().read(|tx| tx.press_of_game(dip)).unwrap();
     assert_eq!(press.len(), 1);
     assert_eq!(press[0].message.text, "Peace in our time.");
+}
+
+/// A SQLite source at `file` with one game in it.
+fn small_source(file: &std::path::Path) -> Host {
+    let lite = host_on(
+        Store::open(file).unwrap(),
+        Arc::new(ManualClock::at(1_000_000)),
+    );
+    lite.create_game(new_rps("only", None, TimeoutPolicy::Default))
+        .unwrap();
+    lite
+}
+
+/// The tables of the target's schema, by name.
+fn target_tables(url: &str) -> Vec<String> {
+    let mut admin = store::connect_postgres(url).unwrap();
+    admin
+        .query(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = current_schema() ORDER BY 1",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect()
+}
+
+#[test]
+fn a_target_holding_another_applications_table_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    store::connect_postgres(&url)
+        .unwrap()
+        .batch_execute("CREATE TABLE invoices (id BIGINT PRIMARY KEY, total NUMERIC)")
+        .unwrap();
+    let file = dir.path().join("g.db");
+    drop(small_source(&file));
+    let err = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("holds tables of another application (invoices)")
+            && err.contains("nothing was changed"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'), "one line: {err}");
+    assert_eq!(target_tables(&url), ["invoices"], "the target was changed");
+}
+
+#[test]
+fn a_source_in_use_by_a_running_gamehost_is_refused_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let file = dir.path().join("g.db");
+    let lite = small_source(&file);
+    // A bot running on the file: registered, its heartbeat just now.
+    let now = host::Clock::now_ms(&host::SystemClock);
+    lite.store()
+        .write(|tx| {
+            tx.upsert_instance(&store::InstanceRow {
+                id: "p42-running".into(),
+                version: "test".into(),
+                schema_version: store::schema_version_known(),
+                started_at: now,
+                heartbeat_at: now,
+            })
+        })
+        .unwrap();
+    let err = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("is in use by a running gamehost (process `p42-running`"),
+        "{err}"
+    );
+    assert!(!err.contains('\n'), "one line: {err}");
+    assert!(target_tables(&url).is_empty(), "the target was changed");
+    // Once it stopped (its instance forgotten), the copy goes through.
+    lite.store()
+        .write(|tx| tx.delete_instance("p42-running", 0))
+        .unwrap();
+    drop(lite);
+    let done = gamehost::cli::migrate_db::migrate(&file, &url, || Ok(registry())).unwrap();
+    assert_eq!(done.rows["games"], 1);
 }

@@ -111,13 +111,13 @@ fn claims_split_the_announcements_and_a_dead_claimants_lease_is_taken_over() {
     let claimer_b = std::thread::spawn(move || {
         from_a.recv().unwrap();
         let rows = store_b
-            .write(|tx| tx.claim_unsent_outbox("b", 1_000, 60_000, 2, 100))
+            .write(|tx| tx.claim_unsent_outbox("b", 1_000, host::CLAIM_LEASE_MS, 2, 100))
             .unwrap();
         to_a.send(rows.iter().map(|r| r.game_id).collect()).unwrap();
     });
     let (mine, theirs) = store_a
         .write(|tx| -> Result<_, StoreError> {
-            let rows = tx.claim_unsent_outbox("a", 1_000, 60_000, 2, 100)?;
+            let rows = tx.claim_unsent_outbox("a", 1_000, host::CLAIM_LEASE_MS, 2, 100)?;
             to_b.send(()).unwrap();
             // B answers while A still holds its locks; a B that waited for
             // them would never answer (and this test would fail, not hang).
@@ -263,7 +263,7 @@ fn a_postgres_database_passes_its_check_and_a_dropped_column_is_found() {
     };
     let pg = Store::open_postgres(&url).unwrap();
     assert_eq!(pg.integrity_problems().unwrap(), Vec::<String>::new());
-    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut raw = store::connect_postgres(&url).unwrap();
     raw.batch_execute("ALTER TABLE press DROP COLUMN phase; DROP INDEX seats_by_user")
         .unwrap();
     let problems = pg.integrity_problems().unwrap();
@@ -286,12 +286,265 @@ fn a_database_of_a_newer_schema_is_refused() {
         return;
     };
     drop(Store::open_postgres(&url).unwrap());
-    let mut raw = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut raw = store::connect_postgres(&url).unwrap();
     raw.batch_execute("UPDATE gamehost_schema SET version = 99")
         .unwrap();
     let err = Store::open_postgres(&url).err().expect("must refuse");
     assert!(
         matches!(err, StoreError::SchemaTooNew { found: 99, .. }),
         "{err:?}"
+    );
+}
+
+/// A query parameter of a URL, as written (`None` when absent).
+fn url_param(url: &str, key: &str) -> Option<String> {
+    let (_, query) = url.split_once('?')?;
+    query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.to_string())
+}
+
+/// `url` with its `sslmode` and `sslrootcert` replaced by `params`.
+fn with_tls_params(url: &str, params: &[(&str, &str)]) -> String {
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut kept: Vec<String> = query
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("sslmode=") && !p.starts_with("sslrootcert="))
+        .map(str::to_string)
+        .collect();
+    kept.extend(params.iter().map(|(k, v)| format!("{k}={v}")));
+    format!("{base}?{}", kept.join("&"))
+}
+
+/// Whether the server has TLS turned on (`SHOW ssl`).
+fn server_offers_tls(url: &str) -> bool {
+    let mut admin = store::connect_postgres(url).expect("reach the test server");
+    let ssl: String = admin.query_one("SHOW ssl", &[]).unwrap().get(0);
+    ssl == "on"
+}
+
+#[test]
+fn the_store_talks_tls_exactly_when_the_url_and_the_server_call_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let offered = server_offers_tls(&url);
+    let probe = format!(
+        "{url}{}application_name=gh_tls_probe",
+        if url.contains('?') { '&' } else { '?' }
+    );
+    let store = Store::open_postgres(&probe).expect("open the store");
+    let mut admin = store::connect_postgres(&url).unwrap();
+    let row = admin
+        .query_one(
+            "SELECT bool_and(s.ssl), COUNT(*) FROM pg_stat_ssl s JOIN pg_stat_activity a \
+             USING (pid) WHERE a.application_name = 'gh_tls_probe' \
+             AND a.datname = current_database()",
+            &[],
+        )
+        .unwrap();
+    let (ssl, connections): (Option<bool>, i64) = (row.get(0), row.get(1));
+    assert_eq!(connections, 1, "the store holds one connection");
+    // libpq's meaning: prefer (the default) uses TLS when the server offers it.
+    let expected = match url_param(&url, "sslmode").as_deref() {
+        Some("disable") => false,
+        None | Some("prefer") => offered,
+        Some(_) => true,
+    };
+    assert_eq!(ssl, Some(expected), "TLS in use on the store's connection");
+    // The helper the tests create databases with goes the same way.
+    let own: bool = admin
+        .query_one(
+            "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(own, expected);
+    drop(store);
+}
+
+#[test]
+fn verify_full_refuses_a_certificate_of_another_ca_or_host_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let unrelated = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/unrelated-ca.pem");
+    // A password (the test server trusts and ignores it) that the error
+    // must not show.
+    let wrong_root = with_tls_params(
+        &url,
+        &[
+            ("sslmode", "verify-full"),
+            ("sslrootcert", unrelated),
+            ("password", "Pw9secret"),
+        ],
+    );
+    let err = Store::open_postgres(&wrong_root)
+        .err()
+        .expect("a certificate no trusted root signed is refused");
+    let shown = err.to_string();
+    if !server_offers_tls(&url) {
+        // A plain server: a URL asking for TLS gets none, and says why.
+        assert!(shown.contains("does not support TLS"), "{shown}");
+        return;
+    }
+    assert!(matches!(err, StoreError::TlsHandshake { .. }), "{err:?}");
+    assert!(!shown.contains("Pw9secret"), "{shown}");
+    for part in [
+        "over TLS (sslmode=verify-full",
+        "not signed by a trusted root",
+        "sslrootcert=<file>",
+    ] {
+        assert!(shown.contains(part), "`{part}` missing from: {shown}");
+    }
+    // With the right CA, a name the certificate does not carry fails
+    // verify-full and passes verify-ca (hostaddr reaches the same server).
+    let Some(ca) = url_param(&url, "sslrootcert") else {
+        return;
+    };
+    let Some((user, after)) = url.split_once('@') else {
+        return;
+    };
+    let Some((_, port_and_rest)) = after.split_once(':') else {
+        return;
+    };
+    let renamed = format!("{user}@gamehost-wrong-name.invalid:{port_and_rest}&hostaddr=127.0.0.1");
+    let err = Store::open_postgres(&with_tls_params(
+        &renamed,
+        &[("sslmode", "verify-full"), ("sslrootcert", &ca)],
+    ))
+    .err()
+    .expect("a certificate for another host name is refused");
+    assert!(err.to_string().contains("does not name the host"), "{err}");
+    Store::open_postgres(&with_tls_params(
+        &renamed,
+        &[("sslmode", "verify-ca"), ("sslrootcert", &ca)],
+    ))
+    .expect("verify-ca checks the chain, not the name");
+}
+
+/// Ends (`pg_terminate_backend`) every connection to `url`'s database
+/// whose application name is `name`, and waits until they are gone.
+fn terminate_connections_named(url: &str, name: &str) {
+    let mut admin = store::connect_postgres(url).unwrap();
+    // The pids first, then each ended: in one query the planner could call
+    // pg_terminate_backend on rows the filter would have dropped.
+    let pids: Vec<i32> = admin
+        .query(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 \
+             AND datname = current_database()",
+            &[&name],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(pids.len(), 1, "the store holds one connection");
+    let ended: bool = admin
+        .query_one("SELECT pg_terminate_backend($1)", &[&pids[0]])
+        .unwrap()
+        .get(0);
+    assert!(ended, "the store's connection was ended");
+    let give_up = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let left: i64 = admin
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1 \
+                 AND datname = current_database()",
+                &[&name],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < give_up,
+            "the backend did not end"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_first_write_and_read_after_the_server_ended_the_connection_succeed() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let name = "gh_reconnect_probe";
+    let probe = format!(
+        "{url}{}application_name={name}",
+        if url.contains('?') { '&' } else { '?' }
+    );
+    let store = Store::open_postgres(&probe).expect("open the store");
+    let instance = |id: &str, at: i64| store::InstanceRow {
+        id: id.into(),
+        version: "test".into(),
+        schema_version: store::schema_version_known(),
+        started_at: at,
+        heartbeat_at: at,
+    };
+    store
+        .write(|tx| tx.upsert_instance(&instance("before", 1)))
+        .unwrap();
+    // What a server restart does to every connection, with no restart.
+    terminate_connections_named(&url, name);
+    store
+        .write(|tx| tx.upsert_instance(&instance("after", 2)))
+        .expect("the first write after the connection was ended succeeds");
+    terminate_connections_named(&url, name);
+    let ids: Vec<String> = store
+        .read(|tx| tx.live_instances(0))
+        .expect("the first read after the connection was ended succeeds")
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(ids, ["before", "after"], "both writes were kept, once each");
+}
+
+#[test]
+fn a_renewed_claim_outlasts_its_first_lease_and_a_lapsed_one_is_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let clock = Arc::new(ManualClock::at(1_000));
+    let a = rps_host(&url, clock.clone(), "a");
+    let b = rps_host(&url, clock.clone(), "b");
+    let game = a
+        .create_game(new_rps("renewed", None, TimeoutPolicy::Default))
+        .unwrap();
+    let lease = host::CLAIM_LEASE_MS;
+    let claimed = |store: &Store, owner: &str, now: i64| -> Vec<i64> {
+        store
+            .write(|tx| tx.claim_unsent_outbox(owner, now, lease, 10, 100))
+            .unwrap()
+            .iter()
+            .map(|r| r.game_id)
+            .collect()
+    };
+    assert!(claimed(a.store(), "a", 1_000).contains(&game));
+    // A renews before its lease ends: B finds the game still claimed after
+    // the first lease would have ended.
+    let renewed = a
+        .store()
+        .write(|tx| tx.renew_claims("a", 1_000 + host::CLAIM_RENEW_EVERY_MS + lease))
+        .unwrap();
+    assert_eq!(renewed, 1, "A's one claim was renewed");
+    assert!(!claimed(b.store(), "b", 1_000 + lease + 1).contains(&game));
+    // A stops renewing (it died): once the renewed lease ends, B takes over.
+    assert!(
+        claimed(
+            b.store(),
+            "b",
+            1_000 + host::CLAIM_RENEW_EVERY_MS + lease + 1
+        )
+        .contains(&game)
     );
 }

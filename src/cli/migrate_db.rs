@@ -1,13 +1,15 @@
 //! `gamehost migrate-db --from sqlite:PATH --to postgres://...`: moves an
 //! operator from one SQLite file to a PostgreSQL database shared by several
-//! bot processes. The source must pass `gamehost check` and the target must
-//! be empty; every table is copied with its ids in one transaction on the
-//! target, whose id sequences then continue after the copied ids; the
-//! target is checked like `gamehost check` does and its row counts compared
-//! with the source's, table by table.
+//! bot processes. The source must not be in use by a running gamehost and
+//! must pass `gamehost check`; the target must be empty, which is checked
+//! before anything is created in it, so a refused target is left exactly as
+//! it was. Every table is copied with its ids from one snapshot of the
+//! source in one transaction on the target, whose id sequences then
+//! continue after the copied ids; the target is checked like `gamehost
+//! check` does and its row counts compared with the source's, table by table.
 
 use anyhow::{Context, bail};
-use host::{Host, HostSettings, Registry, SystemClock};
+use host::{Clock, Host, HostSettings, Registry, SystemClock};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -92,6 +94,7 @@ pub fn migrate(
             from.display()
         );
     }
+    refuse_live_source(&source, from)?;
     let source = host_on(source, registry()?);
     let (_, problems) = super::admin::check_problems(&source)?;
     if !problems.is_empty() {
@@ -105,12 +108,12 @@ pub fn migrate(
             problems.len()
         );
     }
+    refuse_unless_empty(to)?;
     let target = Store::open_postgres(to)
         .with_context(|| format!("cannot open the target database {}", store::redact_url(to)))?;
-    let copied = source
-        .store()
-        .copy_into(&target)
-        .context("the copy failed; the target was left as it was")?;
+    let copied = source.store().copy_into(&target).context(
+        "the copy failed and was rolled back: the target holds gamehost's tables, empty",
+    )?;
     let counts_source = source.store().row_counts()?;
     let counts_target = target.row_counts()?;
     for (table, n) in &copied {
@@ -135,4 +138,71 @@ pub fn migrate(
         rows: copied,
         games_checked,
     })
+}
+
+/// Refuses a source a running gamehost still writes to (an instance with a
+/// heartbeat within `store::INSTANCE_LIVE_MS`): its copy would miss what
+/// the bot writes meanwhile.
+fn refuse_live_source(source: &Store, from: &Path) -> anyhow::Result<()> {
+    let now = SystemClock.now_ms();
+    let live = source.read(|tx| tx.live_instances(now - store::INSTANCE_LIVE_MS))?;
+    if let Some(running) = live.first() {
+        bail!(
+            "the source {} is in use by a running gamehost (process `{}`, alive {} s ago): stop \
+             it, then migrate (nothing was copied)",
+            from.display(),
+            running.id,
+            (now - running.heartbeat_at).max(0) / 1000
+        );
+    }
+    Ok(())
+}
+
+/// Refuses a target that holds anything: tables of another application, a
+/// gamehost schema of another version, or gamehost rows. Looked at over a
+/// connection that applies no migration, so a refused target is left
+/// exactly as it was.
+fn refuse_unless_empty(to: &str) -> anyhow::Result<()> {
+    let shown = store::redact_url(to);
+    let probe = Store::open_read_only_at(&store::Location::Postgres(to.to_string()))
+        .with_context(|| format!("cannot open the target database {shown}"))?;
+    let version = probe.schema_version()?;
+    let tables = probe.tables()?;
+    if version == 0 {
+        if !tables.is_empty() {
+            let names: Vec<&str> = tables.keys().map(String::as_str).take(10).collect();
+            bail!(
+                "the target database {shown} holds tables of another application ({}{}); nothing \
+                 was changed: migrate into an empty database (createdb --owner gamehost gamehost)",
+                names.join(", "),
+                if tables.len() > names.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
+            );
+        }
+        return Ok(());
+    }
+    let known = store::schema_version_known();
+    if version != known {
+        bail!(
+            "the target database {shown} has gamehost schema version {version}, this gamehost \
+             {known}; nothing was changed: migrate into an empty database"
+        );
+    }
+    let nonempty: Vec<String> = probe
+        .row_counts()?
+        .into_iter()
+        .filter(|(t, n)| *n > 0 && t != "instances")
+        .map(|(t, n)| format!("{t} ({n} rows)"))
+        .collect();
+    if !nonempty.is_empty() {
+        bail!(
+            "the target database {shown} is not empty: {}; nothing was changed: migrate into an \
+             empty database",
+            nonempty.join(", ")
+        );
+    }
+    Ok(())
 }

@@ -81,8 +81,7 @@ pub fn pg_url_with_database(base: &str, name: &str) -> String {
 /// (`GAMEHOST_REQUIRE_POSTGRES=1`, set by CI, makes a missing server fail).
 pub fn fresh_database(dir: &Path) -> Option<String> {
     let required = std::env::var("GAMEHOST_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
-    let reachable =
-        pg_base_url().filter(|url| postgres::Client::connect(url, postgres::NoTls).is_ok());
+    let reachable = pg_base_url().filter(|url| store::connect_postgres(url).is_ok());
     if reachable.is_none() {
         assert!(
             !required,
@@ -106,7 +105,7 @@ pub fn pg_database_for(path: &Path) -> String {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     path.hash(&mut h);
     let name = format!("gh_t{}_{:016x}", std::process::id(), h.finish());
-    let mut admin = postgres::Client::connect(&base, postgres::NoTls)
+    let mut admin = store::connect_postgres(&base)
         .unwrap_or_else(|e| panic!("cannot reach the PostgreSQL test server: {e}"));
     static SWEPT: std::sync::Once = std::sync::Once::new();
     SWEPT.call_once(|| drop_databases_of_ended_runs(&mut admin));

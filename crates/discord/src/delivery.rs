@@ -40,8 +40,9 @@ const MAX_LANES: usize = 256;
 /// The rows one claim reads (of at most the host's claimed games).
 const CLAIM_ROWS: u32 = 500;
 
-/// The longest the loop waits without looking at the outbox.
-const MAX_IDLE: Duration = Duration::from_secs(5);
+/// The longest the loop waits without looking at the outbox: each look
+/// renews this process's claims and takes over a dead process's lapsed ones.
+const MAX_IDLE: Duration = Duration::from_millis(host::CLAIM_RENEW_EVERY_MS as u64);
 
 /// The first wait of a game whose delivery failed.
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);

@@ -6,9 +6,17 @@
 use super::{Host, HostError, OutboxItem, outbox_item};
 use store::{INSTANCE_LIVE_MS, InstanceRow, StoreError, schema_version_known};
 
-/// How long a claim on a deadline or a game's announcements lasts (ms);
-/// the claim of a process killed mid-way is taken over after it.
-pub const CLAIM_LEASE_MS: i64 = 60_000;
+/// How long a claim on a deadline or a game's announcements lasts (ms)
+/// unless renewed; the claim of a process killed mid-way is taken over
+/// after it. Short, so another process delivers a dead one's announcements
+/// within 10 s: at most the lease plus its own next look at the outbox
+/// ([`CLAIM_RENEW_EVERY_MS`]), 8 s.
+pub const CLAIM_LEASE_MS: i64 = 6_000;
+
+/// How often a process renews the claims it holds, and looks for work whose
+/// claim has lapsed (ms): a third of [`CLAIM_LEASE_MS`], so one late renewal
+/// (a slow query, a busy machine) does not lose a claim.
+pub const CLAIM_RENEW_EVERY_MS: i64 = CLAIM_LEASE_MS / 3;
 
 /// How often a running process should call [`Host::heartbeat`] (ms): well
 /// within [`store::INSTANCE_LIVE_MS`].

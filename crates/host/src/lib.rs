@@ -32,7 +32,7 @@ pub use announce::{Announcement, AnnouncementKind};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
-pub use instances::{CLAIM_LEASE_MS, HEARTBEAT_EVERY_MS, new_instance_id};
+pub use instances::{CLAIM_LEASE_MS, CLAIM_RENEW_EVERY_MS, HEARTBEAT_EVERY_MS, new_instance_id};
 pub use ladder::{
     AiLadder, LadderKind, LadderLevel, LadderModel, LevelStanding, expected_score, update_period,
 };

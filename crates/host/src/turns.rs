@@ -684,7 +684,17 @@ impl Host {
             )
         })?;
         let mut events = Vec::new();
+        let mut renewed_at = now;
         for d in due {
+            // A long batch keeps its claims: the rest of it must not lapse
+            // to another process while this one works through it.
+            let at = self.now();
+            if at - renewed_at >= super::CLAIM_RENEW_EVERY_MS {
+                self.store.write(|tx| {
+                    tx.renew_claims(&self.instance_id, at.saturating_add(super::CLAIM_LEASE_MS))
+                })?;
+                renewed_at = at;
+            }
             let event = if d.due_at <= now {
                 self.expire_turn(&d)?
             } else {

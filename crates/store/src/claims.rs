@@ -123,6 +123,20 @@ impl Tx<'_> {
         Ok(rows)
     }
 
+    /// Extends every claim `owner` holds to `until`: the holder's renewal
+    /// while it works through a batch that outlasts the lease.
+    pub fn renew_claims(&self, owner: &str, until: i64) -> Result<usize, StoreError> {
+        let deadlines = self.conn.exec(
+            "UPDATE deadlines SET claimed_until = ?2 WHERE claimed_by = ?1",
+            args![owner, until],
+        )?;
+        let games = self.conn.exec(
+            "UPDATE games SET outbox_claimed_until = ?2 WHERE outbox_claimed_by = ?1",
+            args![owner, until],
+        )?;
+        Ok(deadlines + games)
+    }
+
     /// Gives up every claim `owner` holds (a process stopping cleanly, so
     /// another takes its work over at once).
     pub fn release_claims(&self, owner: &str) -> Result<(), StoreError> {

@@ -1,5 +1,6 @@
 //! Copying one store into another (`gamehost migrate-db`): every table,
-//! row for row with its ids, in one transaction on the target.
+//! row for row with its ids, from one snapshot of the source in one
+//! transaction on the target.
 
 use super::db::{Row, Value};
 use super::{Store, StoreError};
@@ -61,18 +62,21 @@ impl Store {
             .filter(|t| !NOT_COPIED.contains(&t.as_str()))
             .collect();
         order.sort_by_key(|t| (t.as_str() != "games", t.as_str()));
-        target.write(|ttx| {
-            let mut copied = BTreeMap::new();
-            for &table in &order {
-                let cols = &tables[table];
-                let list = cols.join(", ");
-                let marks = (1..=cols.len())
-                    .map(|i| format!("?{i}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let insert = format!("INSERT INTO {table} ({list}) VALUES ({marks})");
-                let mut n = 0i64;
-                self.read(|stx| {
+        // One read transaction on the source around the whole copy: every
+        // table from the same snapshot, so rows written meanwhile cannot
+        // leave a copied row pointing at a game that was not copied.
+        self.read(|stx| {
+            target.write(|ttx| {
+                let mut copied = BTreeMap::new();
+                for &table in &order {
+                    let cols = &tables[table];
+                    let list = cols.join(", ");
+                    let marks = (1..=cols.len())
+                        .map(|i| format!("?{i}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let insert = format!("INSERT INTO {table} ({list}) VALUES ({marks})");
+                    let mut n = 0i64;
                     stx.conn.each(
                         &format!("SELECT {list} FROM {table} ORDER BY 1"),
                         &[],
@@ -81,22 +85,22 @@ impl Store {
                             n += 1;
                             Ok(())
                         },
-                    )
-                })?;
-                copied.insert(table.clone(), n);
-            }
-            if ttx.conn.is_pg() {
-                for table in IDENTITY_TABLES {
-                    ttx.conn.one(
-                        &format!(
-                            "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
-                             COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-                        ),
-                        &[] as &[Value],
                     )?;
+                    copied.insert(table.clone(), n);
                 }
-            }
-            Ok(copied)
+                if ttx.conn.is_pg() {
+                    for table in IDENTITY_TABLES {
+                        ttx.conn.one(
+                            &format!(
+                                "SELECT setval(pg_get_serial_sequence('{table}', 'id'), \
+                             COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                            ),
+                            &[] as &[Value],
+                        )?;
+                    }
+                }
+                Ok(copied)
+            })
         })
     }
 }

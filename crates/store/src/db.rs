@@ -272,6 +272,10 @@ pub struct PgTx<'a> {
     /// The SQLSTATE of a deadlock or serialization failure that aborted
     /// this transaction: it is lost, and worth running again from the start.
     pub lost_to: Option<String>,
+    /// Whether an error of this transaction was the connection being lost
+    /// (see `postgres_store::connection_lost`): nothing was committed, and
+    /// the work is worth running again on a new connection.
+    pub disconnected: bool,
 }
 
 /// The SQLSTATE of an error that aborts a transaction only because another
@@ -330,13 +334,16 @@ impl Conn<'_> {
     }
 
     /// Runs one PostgreSQL operation and remembers whether its error lost
-    /// the transaction to a concurrent one (see [`PgTx::lost_to`]).
+    /// the transaction to a concurrent one (see [`PgTx::lost_to`]) or lost
+    /// the connection (see [`PgTx::disconnected`]).
     fn noting_lost<T>(&self, op: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
         let out = op();
-        if let (Conn::Pg(cell), Err(StoreError::Postgres(e))) = (self, &out)
-            && let Some(code) = retryable_sqlstate(e)
-        {
-            cell.borrow_mut().lost_to = Some(code);
+        if let (Conn::Pg(cell), Err(StoreError::Postgres(e))) = (self, &out) {
+            if let Some(code) = retryable_sqlstate(e) {
+                cell.borrow_mut().lost_to = Some(code);
+            } else if super::postgres_store::connection_lost(e) {
+                cell.borrow_mut().disconnected = true;
+            }
         }
         out
     }

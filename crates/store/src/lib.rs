@@ -20,6 +20,7 @@ mod db;
 mod dm_channels;
 mod messages;
 mod pauses;
+mod pg_tls;
 mod postgres_store;
 mod press;
 mod ratings;
@@ -29,6 +30,7 @@ mod rows;
 pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
+pub use pg_tls::{RootCerts, SslMode, TlsConfigError};
 pub use press::{NewPressRow, PressRow};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
@@ -72,6 +74,24 @@ pub enum StoreError {
     /// carries the server's message, SQLSTATE and detail.
     #[error("PostgreSQL error: {}", postgres_store::reason(.0))]
     Postgres(#[from] postgres::Error),
+    /// A PostgreSQL connection string's TLS settings (or the rest of it)
+    /// cannot be used.
+    #[error("{0}")]
+    ConnectionString(#[from] pg_tls::TlsConfigError),
+    /// The TLS handshake with a PostgreSQL server failed.
+    #[error("could not connect to {target} over TLS (sslmode={mode}: {check}): {reason}{hint}")]
+    TlsHandshake {
+        /// The connection string without its password.
+        target: String,
+        /// The mode asked for.
+        mode: SslMode,
+        /// What that mode checks.
+        check: &'static str,
+        /// rustls's reason.
+        reason: String,
+        /// What to do about it, when the reason suggests something.
+        hint: &'static str,
+    },
     /// Applying the schema migrations failed.
     #[error("could not apply the database schema: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -148,6 +168,12 @@ pub enum StoreError {
 const ONE_ACTIVE_GAME_PER_CHANNEL: &str = "games_one_active_per_channel";
 
 impl StoreError {
+    /// Whether this is the PostgreSQL connection being lost (the server
+    /// restarted or ended the session, the network failed).
+    pub fn is_connection_lost(&self) -> bool {
+        matches!(self, StoreError::Postgres(e) if postgres_store::connection_lost(e))
+    }
+
     /// Whether this is PostgreSQL refusing a second game in the lobby or
     /// running in one channel: two processes created one there at once
     /// (the check before the insert cannot see the other's uncommitted
@@ -204,6 +230,9 @@ struct PgAttempt<T, E> {
     result: Result<T, E>,
     /// The SQLSTATE that lost it to a concurrent transaction, if one did.
     lost_to: Option<String>,
+    /// Whether it failed because the connection was lost before the commit
+    /// (nothing was committed; worth running again on a new connection).
+    disconnected: bool,
 }
 
 impl<T, E> PgAttempt<T, E> {
@@ -211,6 +240,7 @@ impl<T, E> PgAttempt<T, E> {
         PgAttempt {
             result: Err(e),
             lost_to,
+            disconnected: false,
         }
     }
 }
@@ -230,6 +260,13 @@ fn retry_pause(attempt: u32) -> Duration {
         .build_hasher()
         .finish();
     Duration::from_micros(ceiling_us / 2 + random % (ceiling_us / 2))
+}
+
+/// A bare connection to the PostgreSQL server `url` names, with TLS as its
+/// `sslmode` and `sslrootcert` ask, for tools and tests that need SQL the
+/// store does not offer (creating databases, looking at the server).
+pub fn connect_postgres(url: &str) -> Result<postgres::Client, StoreError> {
+    postgres_store::connect_client(url)
 }
 
 /// The latest schema version this build knows.
@@ -535,9 +572,28 @@ impl Store {
         E: From<StoreError>,
     {
         let mut attempt = 1;
+        let mut reconnected = false;
         loop {
-            let PgAttempt { result, lost_to } =
-                Store::attempt_postgres(&mut lock_postgres(c), true, &mut f);
+            let PgAttempt {
+                result,
+                lost_to,
+                disconnected,
+            } = Store::attempt_postgres(&mut lock_postgres(c), true, &mut f);
+            if disconnected && !reconnected {
+                // Lost mid-transaction, before the commit: nothing was
+                // written, so it runs once more on a new connection (a
+                // commit whose answer was lost is not run again: it may
+                // have been written).
+                reconnected = true;
+                tracing::warn!(
+                    attempt,
+                    "the PostgreSQL connection was lost during a write; connecting again to run it once more"
+                );
+                if let Err(e) = lock_postgres(c).reconnect() {
+                    return Err(e.into());
+                }
+                continue;
+            }
             match lost_to {
                 Some(sqlstate) if attempt < WRITE_ATTEMPTS => {
                     let pause = retry_pause(attempt);
@@ -565,10 +621,36 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let pg = match conn.begin(write) {
-            Ok(pg) => pg,
-            Err(e) => return PgAttempt::failed(e.into(), None),
+        let e = match conn.begin(write) {
+            Ok(pg) => return Store::run_postgres(pg, write, f),
+            Err(e) => e,
         };
+        if !e.is_connection_lost() {
+            return PgAttempt::failed(e.into(), None);
+        }
+        // The connection died since the last transaction (the server
+        // restarted or ended it): `f` has not run, so connect again and
+        // begin once more; the player's action goes through.
+        tracing::warn!(error = %e, "the PostgreSQL connection was lost; connecting again");
+        if let Err(e) = conn.reconnect() {
+            return PgAttempt::failed(e.into(), None);
+        }
+        match conn.begin(write) {
+            Ok(pg) => Store::run_postgres(pg, write, f),
+            Err(e) => PgAttempt::failed(e.into(), None),
+        }
+    }
+
+    /// `f` in the transaction `pg`, then a commit if `f` succeeded and the
+    /// transaction was not lost.
+    fn run_postgres<T, E>(
+        pg: db::PgTx<'_>,
+        write: bool,
+        f: impl FnOnce(&Tx<'_>) -> Result<T, E>,
+    ) -> PgAttempt<T, E>
+    where
+        E: From<StoreError>,
+    {
         let tx = Tx {
             conn: Conn::Pg(RefCell::new(pg)),
             write,
@@ -591,12 +673,19 @@ impl Store {
         }
         let out = match out {
             Ok(out) => out,
-            Err(e) => return PgAttempt::failed(e, None),
+            Err(e) => {
+                return PgAttempt {
+                    result: Err(e),
+                    lost_to: None,
+                    disconnected: pg.disconnected,
+                };
+            }
         };
         match pg.tx.commit() {
             Ok(()) => PgAttempt {
                 result: Ok(out),
                 lost_to: None,
+                disconnected: false,
             },
             Err(e) => {
                 let lost_to = db::retryable_sqlstate(&e);

@@ -4,9 +4,11 @@
 
 use super::StoreError;
 use super::db::PgTx;
+use super::pg_tls::{PgTarget, TlsHandshakeError};
 use super::redact::redact_url;
 use postgres::{Client, IsolationLevel, NoTls};
 use std::collections::{BTreeMap, HashMap};
+use std::time::{Duration, Instant};
 
 /// The PostgreSQL migrations, in the order and with the numbers of the
 /// SQLite ones ([`super::MIGRATIONS`]).
@@ -37,6 +39,29 @@ const MIGRATION_LOCK: i64 = 0x6761_6d65_686f_7374; // "gamehost"
 /// (the store's queries are a few hundred fixed texts).
 const STATEMENT_CACHE_MAX: usize = 1000;
 
+/// How long a lost connection is tried again before the action fails: a
+/// server restart (fast shutdown, recovery, start) takes a few seconds.
+const RECONNECT_WITHIN: Duration = Duration::from_secs(15);
+
+/// The pause between two attempts to connect again.
+const RECONNECT_PAUSE: Duration = Duration::from_millis(250);
+
+/// Whether an error means the connection itself is gone (the server shut
+/// down, restarted or ended this backend; the network failed), so the same
+/// work can succeed on a new connection: the client saw it closed, an I/O
+/// error, or SQLSTATE class 08 (connection exception) or 57P (the server
+/// shutting down, ending this session, or still starting up).
+pub(crate) fn connection_lost(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    if let Some(code) = e.code() {
+        let code = code.code();
+        return code.starts_with("08") || code.starts_with("57P");
+    }
+    std::error::Error::source(e).is_some_and(|cause| cause.is::<std::io::Error>())
+}
+
 /// A PostgreSQL error as one line with the server's reason: its message,
 /// SQLSTATE, and the detail and constraint when present (the client's own
 /// text for a server error is only "db error").
@@ -58,6 +83,47 @@ pub(crate) fn reason(e: &postgres::Error) -> String {
     line
 }
 
+/// Opens a connection to the server `url` names, with TLS as its `sslmode`
+/// and `sslrootcert` ask ([`super::pg_tls`]).
+pub(crate) fn connect_client(url: &str) -> Result<Client, StoreError> {
+    let target = PgTarget::parse(url)?;
+    tracing::debug!(
+        sslmode = %target.mode,
+        check = target.check(),
+        "connecting to PostgreSQL"
+    );
+    let connected = match target.connector()? {
+        None => target.config.connect(NoTls),
+        Some(tls) => target.config.connect(tls),
+    };
+    connected.map_err(|e| {
+        let Some(handshake) = std::error::Error::source(&e)
+            .and_then(|cause| cause.downcast_ref::<TlsHandshakeError>())
+        else {
+            return StoreError::Postgres(e);
+        };
+        let reason = handshake.reason.clone();
+        let hint = if reason.contains("UnknownIssuer") || reason.contains("unknown issuer") {
+            "; the server's certificate is not signed by a trusted root: give its CA's \
+             certificate with sslrootcert=<file>"
+        } else if reason.contains("NotValidForName") || reason.contains("not valid for name") {
+            "; the certificate does not name the host connected to: connect by a name it \
+             carries, or check the chain only with sslmode=verify-ca"
+        } else if reason.contains("Expired") || reason.contains("expired") {
+            "; the server's certificate has expired: the server needs a new one"
+        } else {
+            ""
+        };
+        StoreError::TlsHandshake {
+            target: redact_url(url),
+            mode: target.mode,
+            check: target.check(),
+            reason,
+            hint,
+        }
+    })
+}
+
 /// One connection to a PostgreSQL database with its prepared statements.
 pub(crate) struct PgConn {
     client: Client,
@@ -69,7 +135,7 @@ impl PgConn {
     /// Connects without touching the schema.
     pub(crate) fn connect(url: &str) -> Result<PgConn, StoreError> {
         Ok(PgConn {
-            client: Client::connect(url, NoTls)?,
+            client: connect_client(url)?,
             cache: HashMap::new(),
             url: url.to_string(),
         })
@@ -114,14 +180,45 @@ impl PgConn {
         Ok(())
     }
 
+    /// Replaces the connection with a new one (its prepared statements go
+    /// with the old), trying for [`RECONNECT_WITHIN`] while the server is
+    /// unreachable or starting up.
+    pub(crate) fn reconnect(&mut self) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let mut attempts = 1u32;
+        loop {
+            match connect_client(&self.url) {
+                Ok(client) => {
+                    self.client = client;
+                    self.cache.clear();
+                    tracing::info!(
+                        attempts,
+                        waited_ms = started.elapsed().as_millis() as u64,
+                        "connected to PostgreSQL again"
+                    );
+                    return Ok(());
+                }
+                Err(StoreError::Postgres(e))
+                    if connection_lost(&e) && started.elapsed() < RECONNECT_WITHIN =>
+                {
+                    tracing::debug!(attempts, error = %reason(&e), "PostgreSQL not reachable yet");
+                    std::thread::sleep(RECONNECT_PAUSE);
+                    attempts += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// Starts a transaction: a write one at READ COMMITTED (each game row it
     /// reads is locked, so it sees the latest committed game), a read one as
-    /// a READ ONLY, REPEATABLE READ snapshot. A connection the server closed
-    /// is opened again first.
+    /// a READ ONLY, REPEATABLE READ snapshot. A connection the client knows
+    /// closed is opened again first (one the `BEGIN` finds lost is the
+    /// caller's to open again: see `Store::attempt_postgres`).
     pub(crate) fn begin(&mut self, write: bool) -> Result<PgTx<'_>, StoreError> {
         if self.client.is_closed() {
-            self.client = Client::connect(&self.url, NoTls)?;
-            self.cache.clear();
+            tracing::warn!("the PostgreSQL connection was closed; connecting again");
+            self.reconnect()?;
         }
         if self.cache.len() > STATEMENT_CACHE_MAX {
             self.cache.clear();
@@ -143,6 +240,7 @@ impl PgConn {
             tx,
             cache,
             lost_to: None,
+            disconnected: false,
         })
     }
 
