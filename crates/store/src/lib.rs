@@ -210,8 +210,8 @@ impl std::fmt::Display for Location {
 /// The connection a store holds.
 enum Backend {
     Sqlite(Mutex<Connection>),
-    // Boxed: a PostgreSQL client is several times a SQLite connection's size.
-    Postgres(Box<Mutex<postgres_store::PgConn>>),
+    // Boxed: a pool is several times a SQLite connection's size.
+    Postgres(Box<postgres_store::PgPool>),
 }
 
 /// A handle on one database: a SQLite file or a PostgreSQL database.
@@ -243,11 +243,6 @@ impl<T, E> PgAttempt<T, E> {
             disconnected: false,
         }
     }
-}
-
-fn lock_postgres(c: &Mutex<postgres_store::PgConn>) -> MutexGuard<'_, postgres_store::PgConn> {
-    // A panic while holding the lock drops its transaction (a rollback).
-    c.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The pause before running a lost transaction again: up to 10 ms, doubled
@@ -289,7 +284,10 @@ impl Store {
     pub fn open_postgres(url: &str) -> Result<Store, StoreError> {
         let conn = postgres_store::PgConn::open(url)?;
         Ok(Store {
-            backend: Backend::Postgres(Box::new(Mutex::new(conn))),
+            backend: Backend::Postgres(Box::new(postgres_store::PgPool::new(
+                conn,
+                postgres_store::POOL_SIZE,
+            ))),
             path: PathBuf::from(redact_url(url)),
         })
     }
@@ -373,9 +371,10 @@ impl Store {
         match location {
             Location::Sqlite(path) => Store::open_read_only(path),
             Location::Postgres(url) => Ok(Store {
-                backend: Backend::Postgres(Box::new(Mutex::new(postgres_store::PgConn::connect(
-                    url,
-                )?))),
+                backend: Backend::Postgres(Box::new(postgres_store::PgPool::new(
+                    postgres_store::PgConn::connect(url)?,
+                    postgres_store::POOL_SIZE,
+                ))),
                 path: PathBuf::from(redact_url(url)),
             }),
         }
@@ -408,12 +407,7 @@ impl Store {
     pub fn integrity_problems(&self) -> Result<Vec<String>, StoreError> {
         let conn = match &self.backend {
             Backend::Sqlite(c) => c.lock().unwrap_or_else(|p| p.into_inner()),
-            Backend::Postgres(c) => {
-                return c
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .integrity_problems();
-            }
+            Backend::Postgres(pool) => return pool.get()?.integrity_problems(),
         };
         let mut problems = Vec::new();
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
@@ -483,7 +477,7 @@ impl Store {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .pragma_query_value(None, "user_version", |r| r.get(0))?),
-            Backend::Postgres(c) => c.lock().unwrap_or_else(|p| p.into_inner()).schema_version(),
+            Backend::Postgres(pool) => pool.get()?.schema_version(),
         }
     }
 
@@ -495,7 +489,7 @@ impl Store {
                 let conn = c.lock().unwrap_or_else(|p| p.into_inner());
                 sqlite_tables(&conn)
             }
-            Backend::Postgres(c) => c.lock().unwrap_or_else(|p| p.into_inner()).tables(),
+            Backend::Postgres(pool) => pool.get()?.tables(),
         }
     }
 
@@ -518,7 +512,7 @@ impl Store {
     {
         match &self.backend {
             Backend::Sqlite(c) => Store::run_sqlite(c, true, f),
-            Backend::Postgres(c) => Store::write_postgres(c, f),
+            Backend::Postgres(pool) => Store::write_postgres(pool, f),
         }
     }
 
@@ -529,9 +523,10 @@ impl Store {
     {
         match &self.backend {
             Backend::Sqlite(c) => Store::run_sqlite(c, false, f),
-            Backend::Postgres(c) => {
+            Backend::Postgres(pool) => {
                 // A READ ONLY snapshot takes no lock and cannot be lost.
-                Store::attempt_postgres(&mut lock_postgres(c), false, f).result
+                let mut conn = pool.get()?;
+                Store::attempt_postgres(&mut conn, false, f).result
             }
         }
     }
@@ -562,10 +557,10 @@ impl Store {
     }
 
     /// A PostgreSQL write transaction, run again (after a jittered pause,
-    /// the connection released meanwhile) while it is lost to a concurrent
-    /// one and attempts remain.
+    /// the connection given back to the pool meanwhile) while it is lost to
+    /// a concurrent one and attempts remain.
     fn write_postgres<T, E>(
-        c: &Mutex<postgres_store::PgConn>,
+        pool: &postgres_store::PgPool,
         mut f: impl FnMut(&Tx<'_>) -> Result<T, E>,
     ) -> Result<T, E>
     where
@@ -574,11 +569,12 @@ impl Store {
         let mut attempt = 1;
         let mut reconnected = false;
         loop {
+            let mut conn = pool.get()?;
             let PgAttempt {
                 result,
                 lost_to,
                 disconnected,
-            } = Store::attempt_postgres(&mut lock_postgres(c), true, &mut f);
+            } = Store::attempt_postgres(&mut conn, true, &mut f);
             if disconnected && !reconnected {
                 // Lost mid-transaction, before the commit: nothing was
                 // written, so it runs once more on a new connection (a
@@ -589,7 +585,7 @@ impl Store {
                     attempt,
                     "the PostgreSQL connection was lost during a write; connecting again to run it once more"
                 );
-                if let Err(e) = lock_postgres(c).reconnect() {
+                if let Err(e) = conn.reconnect() {
                     return Err(e.into());
                 }
                 continue;
@@ -603,6 +599,7 @@ impl Store {
                         pause_ms = pause.as_millis() as u64,
                         "a PostgreSQL write transaction was lost to a concurrent one; running it again"
                     );
+                    drop(conn);
                     std::thread::sleep(pause);
                     attempt += 1;
                 }

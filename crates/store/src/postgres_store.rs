@@ -8,6 +8,7 @@ use super::pg_tls::{PgTarget, TlsHandshakeError};
 use super::redact::redact_url;
 use postgres::{Client, IsolationLevel, NoTls};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The PostgreSQL migrations, in the order and with the numbers of the
@@ -124,6 +125,156 @@ pub(crate) fn connect_client(url: &str) -> Result<Client, StoreError> {
     })
 }
 
+/// Connects to `url`, trying for [`RECONNECT_WITHIN`] while the server is
+/// unreachable or starting up (a restart takes a few seconds).
+fn connect_patiently(url: &str) -> Result<Client, StoreError> {
+    let started = Instant::now();
+    let mut attempts = 1u32;
+    loop {
+        match connect_client(url) {
+            Ok(client) => {
+                if attempts > 1 {
+                    tracing::info!(
+                        attempts,
+                        waited_ms = started.elapsed().as_millis() as u64,
+                        "PostgreSQL reachable again"
+                    );
+                }
+                return Ok(client);
+            }
+            Err(StoreError::Postgres(e))
+                if connection_lost(&e) && started.elapsed() < RECONNECT_WITHIN =>
+            {
+                tracing::debug!(attempts, error = %reason(&e), "PostgreSQL not reachable yet");
+                std::thread::sleep(RECONNECT_PAUSE);
+                attempts += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The connections a PostgreSQL store keeps open per process, at most: the
+/// host's threads (player actions, the ticker, the outbox, the Discord
+/// handlers) each take one for a transaction, so they no longer queue
+/// behind one connection, and the server commits their transactions
+/// together (one WAL flush for several commits).
+pub const POOL_SIZE: usize = 8;
+
+/// A small pool of [`PgConn`]s: each keeps its own prepared statements, and
+/// one is opened only when every open one is busy (up to a maximum).
+///
+/// Its own rather than `r2d2`: a pooled connection here is a client *and*
+/// its statement cache *and* the URL to reconnect it in place (which the
+/// store's retry of a lost connection relies on), and the TLS connector is
+/// chosen per URL at run time; `r2d2_postgres` pools bare clients of one
+/// connector type, and `r2d2` alone would add a background thread pool and
+/// a test query per checkout (a round trip per transaction) to what is a
+/// mutex, a list and a condition variable.
+pub(crate) struct PgPool {
+    url: String,
+    max: usize,
+    state: Mutex<PoolState>,
+    freed: Condvar,
+}
+
+struct PoolState {
+    idle: Vec<PgConn>,
+    /// Connections open or being opened, idle or lent.
+    open: usize,
+}
+
+impl PgPool {
+    /// A pool of at most `max` connections to `url`, starting with `first`.
+    pub(crate) fn new(first: PgConn, max: usize) -> PgPool {
+        PgPool {
+            url: first.url.clone(),
+            max: max.max(1),
+            state: Mutex::new(PoolState {
+                idle: vec![first],
+                open: 1,
+            }),
+            freed: Condvar::new(),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, PoolState> {
+        // The state is a list and a count, sound even if a holder panicked.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An idle connection, a new one if all are busy and the pool is not
+    /// full, else the next one given back.
+    pub(crate) fn get(&self) -> Result<Pooled<'_>, StoreError> {
+        let mut state = self.state();
+        loop {
+            if let Some(conn) = state.idle.pop() {
+                return Ok(Pooled {
+                    pool: self,
+                    conn: Some(conn),
+                });
+            }
+            if state.open < self.max {
+                state.open += 1;
+                drop(state);
+                return match connect_patiently(&self.url) {
+                    Ok(client) => {
+                        tracing::debug!(max = self.max, "opened another PostgreSQL connection");
+                        Ok(Pooled {
+                            pool: self,
+                            conn: Some(PgConn {
+                                client,
+                                cache: HashMap::new(),
+                                url: self.url.clone(),
+                            }),
+                        })
+                    }
+                    Err(e) => {
+                        self.state().open -= 1;
+                        self.freed.notify_one();
+                        Err(e)
+                    }
+                };
+            }
+            state = self.freed.wait(state).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+/// A connection lent by a [`PgPool`], given back when dropped (or closed
+/// and counted out if the client saw it closed: the next `get` opens one).
+pub(crate) struct Pooled<'a> {
+    pool: &'a PgPool,
+    conn: Option<PgConn>,
+}
+
+impl std::ops::Deref for Pooled<'_> {
+    type Target = PgConn;
+    fn deref(&self) -> &PgConn {
+        self.conn.as_ref().expect("a lent connection is present until dropped")
+    }
+}
+
+impl std::ops::DerefMut for Pooled<'_> {
+    fn deref_mut(&mut self) -> &mut PgConn {
+        self.conn.as_mut().expect("a lent connection is present until dropped")
+    }
+}
+
+impl Drop for Pooled<'_> {
+    fn drop(&mut self) {
+        let Some(conn) = self.conn.take() else { return };
+        let mut state = self.pool.state();
+        if conn.client.is_closed() {
+            state.open -= 1;
+        } else {
+            state.idle.push(conn);
+        }
+        drop(state);
+        self.pool.freed.notify_one();
+    }
+}
+
 /// One connection to a PostgreSQL database with its prepared statements.
 pub(crate) struct PgConn {
     client: Client,
@@ -184,30 +335,10 @@ impl PgConn {
     /// with the old), trying for [`RECONNECT_WITHIN`] while the server is
     /// unreachable or starting up.
     pub(crate) fn reconnect(&mut self) -> Result<(), StoreError> {
-        let started = Instant::now();
-        let mut attempts = 1u32;
-        loop {
-            match connect_client(&self.url) {
-                Ok(client) => {
-                    self.client = client;
-                    self.cache.clear();
-                    tracing::info!(
-                        attempts,
-                        waited_ms = started.elapsed().as_millis() as u64,
-                        "connected to PostgreSQL again"
-                    );
-                    return Ok(());
-                }
-                Err(StoreError::Postgres(e))
-                    if connection_lost(&e) && started.elapsed() < RECONNECT_WITHIN =>
-                {
-                    tracing::debug!(attempts, error = %reason(&e), "PostgreSQL not reachable yet");
-                    std::thread::sleep(RECONNECT_PAUSE);
-                    attempts += 1;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        self.client = connect_patiently(&self.url)?;
+        self.cache.clear();
+        tracing::info!("connected to PostgreSQL again");
+        Ok(())
     }
 
     /// Starts a transaction: a write one at READ COMMITTED (each game row it
