@@ -1,6 +1,7 @@
-//! Several processes on one database (here: several stores, each with its
-//! own connection): games between the same two players ending at once are
-//! each counted once in ratings and reliability; a deadlock between two
+//! Several processes on one database (several stores, each with its own
+//! connections, and two real OS processes): games between the same two
+//! players ending at once are each counted once in ratings and
+//! reliability; a deadlock between two
 //! writes is retried, not returned; two games created in one channel at
 //! once give the second creator the user error; a PostgreSQL error line
 //! carries the server's reason.
@@ -151,6 +152,126 @@ fn games_between_the_same_players_from_several_stores_count_every_result_once() 
     });
     let total = THREADS * GAMES_EACH;
     let host = &hosts[0];
+    for player in ["alice", "bob"] {
+        let entry = host
+            .rating_of(Some("guild"), "rps", player)
+            .unwrap()
+            .expect("rated");
+        assert_eq!(entry.games as usize, total, "{player}'s rated games");
+        let profile = host.profile(Some("guild"), player).unwrap();
+        let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
+        assert_eq!(rps.games as usize, total, "{player}'s finished games");
+        assert_eq!(
+            (rps.wins + rps.losses) as usize,
+            total,
+            "{player}'s results"
+        );
+        let reliability = host.reliability(Some("guild"), player).unwrap();
+        assert_eq!(
+            reliability.turns_awaited as usize, total,
+            "{player}'s awaited turns (one per game)"
+        );
+        assert_one_rating_chain(host.store(), player, total);
+    }
+}
+
+/// Set in a child process of the two-process test: the database it plays
+/// on (a SQLite path or a PostgreSQL URL).
+const CHILD_DB: &str = "STORE_CONCURRENCY_CHILD_DB";
+/// The child's number (0 or 1): its channels and its seat order.
+const CHILD_INDEX: &str = "STORE_CONCURRENCY_CHILD_INDEX";
+/// The file a child creates once its host is open.
+const CHILD_READY: &str = "STORE_CONCURRENCY_CHILD_READY";
+/// Games each of the two processes plays.
+const PROCESS_GAMES: usize = 30;
+
+/// The two-process test's name, which its child processes run alone.
+const TWO_PROCESSES_TEST: &str =
+    "games_between_the_same_players_from_two_os_processes_count_every_result_once";
+
+/// The child role of the two-process test: opens its own store on the
+/// parent's database, says it is ready, waits for the parent's word on
+/// stdin, then plays its games in its own seat order.
+fn play_as_child_process(db: &str) {
+    use std::io::BufRead;
+    let index: usize = std::env::var(CHILD_INDEX).unwrap().parse().unwrap();
+    let shared = if db.starts_with("postgres") {
+        Shared::Postgres(db.to_string())
+    } else {
+        Shared::Sqlite(db.into())
+    };
+    let host = shared.host(Arc::new(ManualClock::at(1_000)));
+    std::fs::write(std::env::var(CHILD_READY).unwrap(), b"ready").unwrap();
+    let mut go = String::new();
+    std::io::stdin().lock().read_line(&mut go).unwrap();
+    // Opposite seat orders: each process's games lock the two players'
+    // ratings in the other's seat order too.
+    let (first, second) = if index == 0 {
+        ("alice", "bob")
+    } else {
+        ("bob", "alice")
+    };
+    for g in 0..PROCESS_GAMES {
+        let winner = if g % 3 == 0 { second } else { first };
+        play_one(&host, &format!("p{index}-g{g}"), first, second, winner);
+    }
+}
+
+#[test]
+fn games_between_the_same_players_from_two_os_processes_count_every_result_once() {
+    if let Ok(db) = std::env::var(CHILD_DB) {
+        play_as_child_process(&db);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(shared) = Shared::new(dir.path()) else {
+        return;
+    };
+    // Created (and migrated) here, so the children only open it.
+    let host = shared.host(Arc::new(ManualClock::at(1_000)));
+    let db = match &shared {
+        Shared::Sqlite(path) => path.display().to_string(),
+        Shared::Postgres(url) => url.clone(),
+    };
+    let exe = std::env::current_exe().unwrap();
+    let mut children: Vec<_> = (0..2)
+        .map(|i| {
+            std::process::Command::new(&exe)
+                .args(["--exact", TWO_PROCESSES_TEST, "--nocapture"])
+                .env(CHILD_DB, &db)
+                .env(CHILD_INDEX, i.to_string())
+                .env(CHILD_READY, dir.path().join(format!("ready-{i}")))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(0..2).all(|i| dir.path().join(format!("ready-{i}")).exists()) {
+        assert!(
+            Instant::now() < deadline,
+            "the child processes never got ready"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Both hosts are open: start their games together.
+    for child in &mut children {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
+    }
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "a child process failed: {}\n{}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let total = 2 * PROCESS_GAMES;
     for player in ["alice", "bob"] {
         let entry = host
             .rating_of(Some("guild"), "rps", player)
