@@ -9,6 +9,16 @@
 //! `LOAD_PG_URL=postgres://user@host:port/db` runs the same load on
 //! PostgreSQL instead, in a fresh database it creates on that server and
 //! drops afterwards.
+//!
+//! `LOAD_PROCESSES=2` runs that many copies of this bench as separate OS
+//! processes on the one database (each with its own `LOAD_GAMES` games and
+//! `LOAD_THREADS` threads, as two bots would be), starts their timed phase
+//! together once all have created their games, and prints the sum. Side by
+//! side, as in docs/benchmarks.md (the test profile, which `cargo test`
+//! keeps built; `-- --bench` gives the full settings):
+//! `cargo test --bench load -- --bench` and
+//! `LOAD_PROCESSES=2 cargo test --bench load -- --bench`, each again with
+//! `LOAD_PG_URL=...`.
 
 use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use std::sync::Arc;
@@ -35,6 +45,17 @@ fn proc_status_kb(key: &str) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
 }
+
+/// The environment variable naming the database a child process plays on
+/// (a SQLite path or a PostgreSQL URL); set only for the children.
+const CHILD_STORE: &str = "LOAD_CHILD_STORE";
+
+/// The line a child prints once its games exist; the parent answers each
+/// child with a line on its stdin when every child is ready.
+const READY: &str = "load-child: ready";
+
+/// The line a child prints with its counts: accepted, resolved, seconds.
+const COUNTS: &str = "load-child: counts";
 
 /// Creates and starts a two-person game of `kind` in channel `channel`.
 fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
@@ -88,19 +109,132 @@ fn main() {
     let games = env_or("LOAD_GAMES", if full { 1000 } else { 30 }) as usize;
     let threads = env_or("LOAD_THREADS", 4) as usize;
     let secs = env_or("LOAD_SECS", if full { 10 } else { 1 });
+    if let Ok(target) = std::env::var(CHILD_STORE) {
+        let store = if target.starts_with("postgres") {
+            Store::open_postgres(&target).expect("open PostgreSQL")
+        } else {
+            Store::open(std::path::Path::new(&target)).expect("open")
+        };
+        let prefix = format!("p{}-", std::process::id());
+        play(store, &prefix, None, games, threads, secs, true);
+        return;
+    }
+    let processes = env_or("LOAD_PROCESSES", 1).max(1) as usize;
     let dir = tempfile::tempdir().expect("tempdir");
     let db = dir.path().join("load.db");
     let pg = std::env::var("LOAD_PG_URL")
         .ok()
         .filter(|u| !u.trim().is_empty())
         .map(|base| fresh_pg_database(&base));
-    let store = match &pg {
-        Some((url, _)) => {
-            println!("load: on PostgreSQL");
-            Store::open_postgres(url).expect("open PostgreSQL")
+    if pg.is_some() {
+        println!("load: on PostgreSQL");
+    }
+    if processes > 1 {
+        let target = match &pg {
+            Some((url, _)) => url.clone(),
+            None => {
+                // Created (and migrated) once here, so the children do not
+                // race to create the file.
+                drop(Store::open(&db).expect("open"));
+                db.display().to_string()
+            }
+        };
+        run_processes(processes, &target);
+    } else {
+        let store = match &pg {
+            Some((url, _)) => Store::open_postgres(url).expect("open PostgreSQL"),
+            None => Store::open(&db).expect("open"),
+        };
+        play(store, "", Some(&db), games, threads, secs, false);
+    }
+    if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL")) {
+        if let Ok(mut admin) = store::connect_postgres(&base) {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
         }
-        None => Store::open(&db).expect("open"),
-    };
+    }
+}
+
+/// Runs `processes` copies of this bench on the database `target`, starts
+/// their timed phase together, and prints their output and the sum.
+fn run_processes(processes: usize, target: &str) {
+    use std::io::{BufRead, Write};
+    let exe = std::env::current_exe().expect("this bench's path");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (lines_tx, lines) = std::sync::mpsc::channel::<(usize, String)>();
+    let mut children = Vec::new();
+    for i in 0..processes {
+        let mut child = std::process::Command::new(&exe)
+            .args(&args)
+            .env(CHILD_STORE, target)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start a load process");
+        let out = child.stdout.take().expect("piped stdout");
+        let lines_tx = lines_tx.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+                if lines_tx.send((i, line)).is_err() {
+                    break;
+                }
+            }
+        });
+        children.push(child);
+    }
+    drop(lines_tx);
+    let (mut ready, mut counts) = (0, Vec::new());
+    for (i, line) in lines {
+        if line == READY {
+            ready += 1;
+            if ready == processes {
+                // Every child has its games: start them all at once.
+                for child in &mut children {
+                    let stdin = child.stdin.as_mut().expect("piped stdin");
+                    stdin.write_all(b"go\n").expect("start a load process");
+                    stdin.flush().expect("start a load process");
+                }
+            }
+        } else if let Some(rest) = line.strip_prefix(COUNTS) {
+            let v: Vec<f64> = rest
+                .split_whitespace()
+                .map(|x| x.parse().expect("a count"))
+                .collect();
+            counts.push((v[0], v[1], v[2]));
+        } else {
+            println!("[process {}] {line}", i + 1);
+        }
+    }
+    for mut child in children {
+        assert!(
+            child.wait().expect("a load process").success(),
+            "a load process failed"
+        );
+    }
+    assert_eq!(counts.len(), processes, "every load process reported");
+    let accepted: f64 = counts.iter().map(|c| c.0).sum();
+    let resolved: f64 = counts.iter().map(|c| c.1).sum();
+    // The timed phases start together; the longest one is the window.
+    let elapsed = counts.iter().map(|c| c.2).fold(0.0, f64::max);
+    println!(
+        "load: {processes} processes on one database for {elapsed:.1} s: {accepted} actions \
+         accepted ({:.0}/s), {resolved} turns resolved ({:.0}/s)",
+        accepted / elapsed,
+        resolved / elapsed
+    );
+}
+
+/// Creates `games` games (channels named from `prefix`) on `store`, then
+/// plays them from `threads` threads for `secs` seconds and prints the
+/// figures; a child process waits for the parent's word between the two.
+fn play(
+    store: Store,
+    prefix: &str,
+    db: Option<&std::path::Path>,
+    games: usize,
+    threads: usize,
+    secs: u64,
+    child: bool,
+) {
     let host = Arc::new(Host::new(
         Arc::new(store),
         Registry::standard(),
@@ -116,14 +250,16 @@ fn main() {
     let t = Instant::now();
     let mut ids: Vec<(i64, String, &str)> = Vec::with_capacity(games);
     for i in 0..games {
-        let channel = format!("load-{i}");
+        let channel = format!("{prefix}load-{i}");
         let kind = kinds[i % kinds.len()];
         ids.push((new_game(&host, &channel, kind, i as u64), channel, kind));
     }
     let setup = t.elapsed();
     let rss_idle = proc_status_kb("VmRSS:");
     let hwm_idle = proc_status_kb("VmHWM:");
-    let db_kb = std::fs::metadata(&db).map(|m| m.len() / 1024).unwrap_or(0);
+    let db_kb = db
+        .and_then(|db| std::fs::metadata(db).ok())
+        .map_or(0, |m| m.len() / 1024);
     println!(
         "load: {games} games ({}) created and started in {:.2?}; database {db_kb} kB",
         kinds.join(", "),
@@ -136,6 +272,15 @@ fn main() {
         rss_start as f64 / 1024.0
     );
 
+    if child {
+        use std::io::BufRead;
+        println!("{READY}");
+        let mut go = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut go)
+            .expect("the parent's word to start");
+    }
     let accepted = Arc::new(AtomicU64::new(0));
     let rejected = Arc::new(AtomicU64::new(0));
     let resolved = Arc::new(AtomicU64::new(0));
@@ -256,11 +401,8 @@ fn main() {
         "load: peak VmHWM {:.1} MB",
         proc_status_kb("VmHWM:") as f64 / 1024.0
     );
-    if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL")) {
-        drop(host);
-        if let Ok(mut admin) = store::connect_postgres(&base) {
-            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
+    if child {
+        println!("{COUNTS} {accepted} {resolved} {elapsed}");
     }
 }
 
