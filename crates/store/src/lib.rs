@@ -45,6 +45,7 @@ use db::{Conn, Row, args};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 use rusqlite_migration::{M, Migrations};
 use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -548,10 +549,7 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(behavior)
             .map_err(StoreError::from)?;
-        let out = f(&Tx {
-            conn: Conn::Lite(&tx),
-            write,
-        })?;
+        let out = f(&Tx::new(Conn::Lite(&tx), write))?;
         tx.commit().map_err(StoreError::from)?;
         Ok(out)
     }
@@ -648,10 +646,7 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let tx = Tx {
-            conn: Conn::Pg(RefCell::new(pg)),
-            write,
-        };
+        let tx = Tx::new(Conn::Pg(RefCell::new(pg)), write);
         let out = f(&tx);
         let Conn::Pg(cell) = tx.conn else {
             unreachable!("a PostgreSQL store runs PostgreSQL transactions")
@@ -793,6 +788,14 @@ pub struct Tx<'a> {
     conn: Conn<'a>,
     /// A write transaction (on PostgreSQL it locks the games it reads).
     write: bool,
+    /// Seats already read in this transaction, by game: the host reads a
+    /// game's seats several times per action, and on PostgreSQL each read
+    /// is a round trip. Kept only while they cannot change under it (see
+    /// [`Tx::seats_are_stable`]); this transaction's own seat writes drop
+    /// the game's entry.
+    seats_seen: RefCell<HashMap<i64, Vec<SeatRow>>>,
+    /// Games whose row this transaction has locked (PostgreSQL writes).
+    locked: RefCell<HashSet<i64>>,
 }
 
 const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
@@ -847,7 +850,7 @@ fn status_list(statuses: &[GameStatus]) -> String {
         .join(", ")
 }
 
-impl Tx<'_> {
+impl<'a> Tx<'a> {
     /// Whether this transaction runs on PostgreSQL.
     pub fn is_postgres(&self) -> bool {
         self.conn.is_pg()
@@ -858,6 +861,31 @@ impl Tx<'_> {
     /// which would also wait for every transaction merely inserting a row
     /// that references the game). SQLite's `BEGIN IMMEDIATE` already
     /// serialises writers.
+    fn new(conn: Conn<'a>, write: bool) -> Tx<'a> {
+        Tx {
+            conn,
+            write,
+            seats_seen: RefCell::new(HashMap::new()),
+            locked: RefCell::new(HashSet::new()),
+        }
+    }
+
+    /// Whether a game's seats read now stay what this transaction sees
+    /// until it ends: always on SQLite (one writer at a time) and in a
+    /// PostgreSQL read-only snapshot; in a PostgreSQL write (READ
+    /// COMMITTED) once it holds the game's row lock, which every seat
+    /// change takes first.
+    fn seats_are_stable(&self, game_id: i64) -> bool {
+        !self.write || !self.conn.is_pg() || self.locked.borrow().contains(&game_id)
+    }
+
+    /// Notes the games a locking read returned (see [`Tx::game_lock`]).
+    fn note_locked(&self, games: &[GameRow]) {
+        if self.write && self.conn.is_pg() {
+            self.locked.borrow_mut().extend(games.iter().map(|g| g.id));
+        }
+    }
+
     fn game_lock(&self) -> &'static str {
         if self.write && self.conn.is_pg() {
             " FOR NO KEY UPDATE"
@@ -896,9 +924,9 @@ impl Tx<'_> {
             "SELECT {GAME_COLUMNS} FROM games WHERE id = ?1{}",
             self.game_lock()
         );
-        Ok(games_of(self.conn.rows(&sql, args![id])?)?
-            .into_iter()
-            .next())
+        let games = games_of(self.conn.rows(&sql, args![id])?)?;
+        self.note_locked(&games);
+        Ok(games.into_iter().next())
     }
 
     /// The game in the lobby or running in a channel, if any (locked like
@@ -908,9 +936,9 @@ impl Tx<'_> {
             "SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?1 AND status IN ('lobby', 'running'){}",
             self.game_lock()
         );
-        Ok(games_of(self.conn.rows(&sql, args![channel_id])?)?
-            .into_iter()
-            .next())
+        let games = games_of(self.conn.rows(&sql, args![channel_id])?)?;
+        self.note_locked(&games);
+        Ok(games.into_iter().next())
     }
 
     /// The game a channel shows: its lobby or running game, else the game
@@ -1049,18 +1077,27 @@ impl Tx<'_> {
 
     /// The seats of a game, by seat number.
     pub fn seats(&self, game_id: i64) -> Result<Vec<SeatRow>, StoreError> {
-        self.conn
+        if let Some(seats) = self.seats_seen.borrow().get(&game_id) {
+            return Ok(seats.clone());
+        }
+        let seats = self
+            .conn
             .rows(
                 "SELECT seat, user_id, ai_level, display_name FROM seats WHERE game_id = ?1 ORDER BY seat",
                 args![game_id],
             )?
             .iter()
             .map(|r| SeatRow::from_parts(game_id, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        if self.seats_are_stable(game_id) {
+            self.seats_seen.borrow_mut().insert(game_id, seats.clone());
+        }
+        Ok(seats)
     }
 
     /// Puts a user or an AI in a seat.
     pub fn insert_seat(&self, game_id: i64, seat: &SeatRow) -> Result<(), StoreError> {
+        self.seats_seen.borrow_mut().remove(&game_id);
         let (user, ai) = match &seat.occupant {
             Occupant::User(id) => (Some(id.as_str()), None),
             Occupant::Ai(level) => (None, Some(level.as_str())),
@@ -1075,6 +1112,7 @@ impl Tx<'_> {
     /// Gives an existing seat to another user or an AI (a takeover in a
     /// running game); fails if the seat does not exist.
     pub fn replace_seat(&self, game_id: i64, seat: &SeatRow) -> Result<(), StoreError> {
+        self.seats_seen.borrow_mut().remove(&game_id);
         let (user, ai) = match &seat.occupant {
             Occupant::User(id) => (Some(id.as_str()), None),
             Occupant::Ai(level) => (None, Some(level.as_str())),
@@ -1097,6 +1135,7 @@ impl Tx<'_> {
 
     /// Frees a seat.
     pub fn delete_seat(&self, game_id: i64, seat: usize) -> Result<(), StoreError> {
+        self.seats_seen.borrow_mut().remove(&game_id);
         self.conn.exec(
             "DELETE FROM seats WHERE game_id = ?1 AND seat = ?2",
             args![game_id, seat as i64],

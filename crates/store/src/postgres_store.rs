@@ -251,13 +251,17 @@ pub(crate) struct Pooled<'a> {
 impl std::ops::Deref for Pooled<'_> {
     type Target = PgConn;
     fn deref(&self) -> &PgConn {
-        self.conn.as_ref().expect("a lent connection is present until dropped")
+        self.conn
+            .as_ref()
+            .expect("a lent connection is present until dropped")
     }
 }
 
 impl std::ops::DerefMut for Pooled<'_> {
     fn deref_mut(&mut self) -> &mut PgConn {
-        self.conn.as_mut().expect("a lent connection is present until dropped")
+        self.conn
+            .as_mut()
+            .expect("a lent connection is present until dropped")
     }
 }
 
