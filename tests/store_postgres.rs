@@ -2,7 +2,8 @@
 //! (here: several connections) on one database. Final submissions racing
 //! from two connections resolve a turn exactly once; claims on deadlines and
 //! announcements split the work (`SKIP LOCKED`) and a dead claimant's lease
-//! is taken over; a process of another version is refused; the two
+//! is taken over; a process of another version is refused; one store lends
+//! a second connection while a transaction holds the first; the two
 //! back ends' schemas agree table for table, column for column.
 //!
 //! Without a server (`GAMEHOST_TEST_PG_URL` unset or unreachable) each test
@@ -546,5 +547,38 @@ fn a_renewed_claim_outlasts_its_first_lease_and_a_lapsed_one_is_taken_over() {
             1_000 + host::CLAIM_RENEW_EVERY_MS + lease + 1
         )
         .contains(&game)
+    );
+}
+
+#[test]
+fn one_store_runs_a_read_while_its_write_transaction_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(url) = fresh_database(dir.path()) else {
+        return;
+    };
+    let store = Store::open_postgres(&url).unwrap();
+    let (opened, wait_open) = mpsc::channel::<()>();
+    let (read_done, wait_read) = mpsc::channel::<()>();
+    // The write stays open until the other thread's read, on the same
+    // store, has finished: with one connection per store the read would
+    // wait for the write instead (and the write give up after 60 s).
+    let saw_read = std::thread::scope(|s| {
+        let store = &store;
+        let writer = s.spawn(move || {
+            store.write(|tx| -> Result<bool, StoreError> {
+                tx.game(1)?;
+                opened.send(()).unwrap();
+                Ok(wait_read.recv_timeout(Duration::from_secs(60)).is_ok())
+            })
+        });
+        wait_open.recv().unwrap();
+        store.read(|tx| tx.game(1)).unwrap();
+        // The writer has given up (and dropped its end) if the read waited.
+        let _ = read_done.send(());
+        writer.join().unwrap().unwrap()
+    });
+    assert!(
+        saw_read,
+        "the read waited for the write: the store's connections are not pooled"
     );
 }
