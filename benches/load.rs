@@ -147,10 +147,10 @@ fn main() {
         };
         play(store, "", Some(&db), games, threads, secs, false);
     }
-    if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL")) {
-        if let Ok(mut admin) = store::connect_postgres(&base) {
-            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
+    if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL"))
+        && let Ok(mut admin) = store::connect_postgres(&base)
+    {
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
     }
 }
 
