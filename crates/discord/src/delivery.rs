@@ -9,6 +9,11 @@
 //! rate limiter makes a request wait for its own bucket only, so a busy
 //! or rate-limited thread holds back its own game and no other.
 //!
+//! Within a lane, a run of DMs to different players (a phase's prompts to
+//! seven powers) goes out at once: they share no channel, so their order
+//! among themselves is nobody's to see, and the last player no longer waits
+//! for six round trips and six private maps before theirs.
+//!
 //! A row that fails for a reason worth retrying (a 5xx, a network error)
 //! ends its lane: that game backs off (doubling, from
 //! [`FIRST_BACKOFF`] to [`MAX_BACKOFF`]) and tries the same row again,
@@ -19,7 +24,7 @@
 
 use super::Data;
 use super::outbox::{Fate, deliver};
-use host::OutboxItem;
+use host::{OutboxItem, Target};
 use poise::serenity_prelude::Http;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -228,23 +233,76 @@ async fn lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> 
     }
 }
 
-/// Delivers one game's rows in order, marking each sent; stops at the
-/// first row to retry (the later ones must not overtake it).
+/// Delivers one game's rows in order (a run of DMs to different players
+/// at once), marking each sent; stops after the first batch with a row to
+/// retry (the later ones must not overtake it).
 async fn deliver_lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> LaneEnd {
-    for item in rows {
+    for batch in batches(rows) {
         if data.wake.stopping() {
             return LaneEnd::Stopped;
         }
-        match deliver(&http, &data, &item).await {
-            Fate::Done => mark_sent(&data, item.id).await,
-            Fate::Skip => {}
-            Fate::Retry => {
-                tracing::debug!(game_id = game, outbox_id = item.id, "row to retry");
-                return LaneEnd::Retry;
-            }
+        if !deliver_batch(&http, &data, game, batch).await {
+            return LaneEnd::Retry;
         }
     }
     LaneEnd::Delivered
+}
+
+/// Splits a game's rows, in order, into batches that may go out at once:
+/// a run of DMs to different users, or a single row.
+fn batches(rows: Vec<OutboxItem>) -> Vec<Vec<OutboxItem>> {
+    let mut out: Vec<Vec<OutboxItem>> = Vec::new();
+    for item in rows {
+        let joins_last = match (&item.target, out.last()) {
+            (Target::User(user), Some(last)) => last
+                .iter()
+                .all(|other| matches!(&other.target, Target::User(u) if u != user)),
+            _ => false,
+        };
+        match out.last_mut() {
+            Some(last) if joins_last => last.push(item),
+            _ => out.push(vec![item]),
+        }
+    }
+    out
+}
+
+/// Delivers a batch (its rows at once when several) and marks the
+/// delivered ones sent; false when a row must be tried again.
+async fn deliver_batch(http: &Arc<Http>, data: &Data, game: i64, batch: Vec<OutboxItem>) -> bool {
+    let fates: Vec<(i64, Fate)> = if let [item] = batch.as_slice() {
+        vec![(item.id, deliver(http, data, item).await)]
+    } else {
+        let mut sends = JoinSet::new();
+        for item in batch {
+            let (http, data) = (http.clone(), data.clone());
+            sends.spawn(async move { (item.id, deliver(&http, &data, &item).await) });
+        }
+        let mut fates = Vec::new();
+        while let Some(done) = sends.join_next().await {
+            match done {
+                Ok(fate) => fates.push(fate),
+                // A panic is that row's failure: it is tried again.
+                Err(e) => {
+                    tracing::error!(game_id = game, error = %e, "delivering a DM failed");
+                    fates.push((0, Fate::Retry));
+                }
+            }
+        }
+        fates
+    };
+    let mut all_done = true;
+    for (id, fate) in fates {
+        match fate {
+            Fate::Done => mark_sent(data, id).await,
+            Fate::Skip => {}
+            Fate::Retry => {
+                tracing::debug!(game_id = game, outbox_id = id, "row to retry");
+                all_done = false;
+            }
+        }
+    }
+    all_done
 }
 
 /// Marks a row delivered; a failure is logged (the row goes out again,
@@ -265,7 +323,6 @@ async fn mark_sent(data: &Data, id: i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use host::Target;
 
     fn row(id: i64, game_id: i64) -> OutboxItem {
         OutboxItem {
@@ -278,6 +335,33 @@ mod tests {
 
     fn ids(rows: &[OutboxItem]) -> Vec<i64> {
         rows.iter().map(|r| r.id).collect()
+    }
+
+    fn dm(id: i64, user: &str) -> OutboxItem {
+        OutboxItem {
+            target: Target::User(user.into()),
+            ..row(id, 10)
+        }
+    }
+
+    #[test]
+    fn a_run_of_dms_to_different_players_is_one_batch_and_channels_stay_alone() {
+        let rows = vec![
+            row(1, 10),
+            dm(2, "a"),
+            dm(3, "b"),
+            dm(4, "c"),
+            // A second DM to `a` waits for the first: same channel.
+            dm(5, "a"),
+            row(6, 10),
+            row(7, 10),
+            dm(8, "b"),
+        ];
+        let got: Vec<Vec<i64>> = batches(rows).iter().map(|b| ids(b)).collect();
+        assert_eq!(
+            got,
+            vec![vec![1], vec![2, 3, 4], vec![5], vec![6], vec![7], vec![8]]
+        );
     }
 
     #[test]
