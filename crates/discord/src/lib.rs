@@ -30,6 +30,7 @@ mod options;
 mod order_desk;
 mod outbox;
 mod pause;
+mod phase_maps;
 mod press;
 mod replay;
 mod scheduler;
@@ -139,6 +140,8 @@ pub struct Data {
     dm_channels: dm_channels::DmChannels,
     /// Sends to one channel take turns (see `channel_turns`).
     channel_turns: channel_turns::ChannelTurns,
+    /// Each recent Diplomacy phase's map, drawn once for every prompt.
+    phase_maps: phase_maps::PhaseMaps,
 }
 
 impl Data {
@@ -198,6 +201,7 @@ impl Bot {
             ))),
             dm_channels: Default::default(),
             channel_turns: Default::default(),
+            phase_maps: Default::default(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()

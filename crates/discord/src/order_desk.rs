@@ -278,23 +278,40 @@ pub fn orders_map(desk: &Desk) -> Result<CreateAttachment, BotError> {
         .collect();
     let png = render::diplomacy::render_position_png(&pos)
         .map_err(|e| BotError::Internal(format!("cannot draw the orders map: {e}")))?;
+    Ok(map_attachment(desk, png))
+}
+
+/// The phase's map before anyone ordered: the same picture for every
+/// power, titled with the phase alone (drawn once, see `phase_maps`).
+fn phase_map(game: &Diplomacy) -> Option<Vec<u8>> {
+    let pos = render::diplomacy::MapPosition::of_game(game);
+    match render::diplomacy::render_position_png(&pos) {
+        Ok(png) => Some(png),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot draw the phase's map");
+            None
+        }
+    }
+}
+
+/// The private map's attachment: its PNG, described for screen readers
+/// with the power's pending orders.
+fn map_attachment(desk: &Desk, png: Vec<u8>) -> CreateAttachment {
     let m = Map::standard();
     let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
-    Ok(
-        CreateAttachment::bytes(png, "my_orders.png").description(messages::clip(
-            &format!(
-                "Map of {} at {} with your pending orders: {}",
-                desk.power.name(),
-                desk.game.phase_name(),
-                if listed.is_empty() {
-                    "none yet".to_string()
-                } else {
-                    listed.join(", ")
-                }
-            ),
-            1024,
-        )),
-    )
+    CreateAttachment::bytes(png, "my_orders.png").description(messages::clip(
+        &format!(
+            "Map of {} at {} with your pending orders: {}",
+            desk.power.name(),
+            desk.game.phase_name(),
+            if listed.is_empty() {
+                "none yet".to_string()
+            } else {
+                listed.join(", ")
+            }
+        ),
+        1024,
+    ))
 }
 
 /// The DM prompt of a Diplomacy phase for `user`: the text (teaching in
@@ -325,10 +342,19 @@ pub async fn prompt(
         text = messages::with_board(&text, Some(b));
     }
     let rows = prompt_rows(&desk);
-    let map = tokio::task::spawn_blocking(move || orders_map(&desk).ok())
-        .await
-        .ok()
-        .flatten();
+    let map = if desk.pending.is_empty() {
+        // Nobody's orders to draw: the phase's one shared picture.
+        let game = desk.game.clone();
+        data.phase_maps
+            .get_or_draw(a.game_id, a.turn, move || phase_map(&game))
+            .await
+            .map(|png| map_attachment(&desk, png.to_vec()))
+    } else {
+        tokio::task::spawn_blocking(move || orders_map(&desk).ok())
+            .await
+            .ok()
+            .flatten()
+    };
     Some((text, rows, map))
 }
 
