@@ -13,6 +13,11 @@ use std::sync::{Arc, Mutex};
 #[derive(Clone, Default)]
 pub struct DmChannels {
     known: Arc<Mutex<HashMap<UserId, ChannelId>>>,
+    /// Held while a DM channel is opened: one open at a time, so that
+    /// serenity's limiter learns the opens' shared bucket (a few a second)
+    /// from the first answer instead of a burst of first contacts meeting
+    /// 429s (12 games starting at once met 14).
+    opening: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// Discord's code for a channel it does not know (deleted, or never ours).
@@ -65,7 +70,14 @@ pub async fn dm_channel(
         data.dm_channels.put(user, c);
         return Ok(c);
     }
-    let opened = user.create_dm_channel(http).await?.id;
+    let opened = {
+        let _one_at_a_time = data.dm_channels.opening.lock().await;
+        // Another task may have opened it while this one waited.
+        if let Some(c) = data.dm_channels.get(user) {
+            return Ok(c);
+        }
+        user.create_dm_channel(http).await?.id
+    };
     data.dm_channels.put(user, opened);
     let (key, value) = (user.to_string(), opened.to_string());
     if let Err(e) = data
