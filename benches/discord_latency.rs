@@ -459,6 +459,20 @@ fn report(
         },
         state.dedupe_hits.len()
     );
+    // Which buckets answered 429 (serenity learns a bucket from its first
+    // answer, so a first burst may meet some), and whether the bot ever
+    // sent to a bucket before its 429 said it could.
+    let mut refused: BTreeMap<&str, usize> = BTreeMap::new();
+    for t in &state.too_many {
+        *refused.entry(t.bucket.as_str()).or_default() += 1;
+    }
+    for (bucket, n) in &refused {
+        println!("  429 x{n}: {bucket}");
+    }
+    println!(
+        "requests sent before a 429's retry_after was over: {} (0 is every 429 honoured)",
+        state.violations.len() + state.unhonoured().len()
+    );
     assert!(
         !samples.is_empty() || name == "smoke",
         "no prompt was measured"
