@@ -5,10 +5,6 @@
 use games::seam::{AiBudget, Game, Seat};
 use games::tournament::decision_seed;
 use std::time::{Duration, Instant};
-// Deliberate back-import (issue 33): the battle command uses tournament's
-// timing, so this closes a cycle and tests/module_cycles.rs must fail.
-#[allow(unused_imports)]
-use super::battle::TournamentArgs;
 
 /// The budget of one AI decision: `ms` milliseconds of wall clock from now,
 /// or (with `None`) each AI's own iteration count, which makes a run
