@@ -127,7 +127,8 @@ fn tokenize(source: &str) -> Vec<Token> {
         } else if c == '\'' {
             // A char literal ('x', '\n', '\u{..}') or a lifetime ('a).
             if at(i + 1) == '\\' {
-                i += 2;
+                // Past the backslash and the escaped char, so '\'' ends right.
+                i += 3;
                 while i < chars.len() && chars[i] != '\'' {
                     i += 1;
                 }
@@ -649,13 +650,18 @@ impl ModuleGraph {
                     module_name(crate_name, &pair[0]),
                     module_name(crate_name, &pair[1]),
                     evidence.path,
-                    evidence.file.display(),
+                    workspace_relative(&evidence.file).display(),
                     evidence.line,
                 ));
             }
         }
         text
     }
+}
+
+/// A file's path from the workspace root, for short messages.
+fn workspace_relative(file: &Path) -> &Path {
+    file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(file)
 }
 
 /// The module a named path is written in: its file's module and inline scope.
@@ -893,7 +899,7 @@ fn comments_strings_inline_modules_and_other_crates_are_not_uses() {
         ("lib.rs", "mod a; mod b;"),
         (
             "a.rs",
-            "// use crate::b;\n/* crate::b::X */ const S: &str = \"crate::b\"; const R: &str = r#\"super::b\"#;\nfn f<'a>(c: char) -> bool { c == 'x' || other::b::g() }\nmod inner { use super::super::a::Y; }",
+            "// use crate::b;\n/* crate::b::X */ const S: &str = \"crate::b\"; const R: &str = r#\"super::b\"#;\nfn f<'a>(c: char) -> bool { c == 'x' || c == '\\'' || other::b::g() }\nmod inner { use super::super::a::Y; }",
         ),
         ("b.rs", "use crate::a::Y;"),
     ]);
