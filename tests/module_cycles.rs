@@ -661,7 +661,8 @@ impl ModuleGraph {
 
 /// A file's path from the workspace root, for short messages.
 fn workspace_relative(file: &Path) -> &Path {
-    file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(file)
+    file.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(file)
 }
 
 /// The module a named path is written in: its file's module and inline scope.
