@@ -495,6 +495,8 @@ pub fn sample_setup(n: usize, seed: u64) -> anyhow::Result<Setup> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The report cross-checks the battle command, which it sits below.
+    use crate::cli::tournament::{ReportArgs, run_battles};
 
     /// A sweep is not certainty: the old normal approximation printed
     /// `100.0% ± 0.0` and an Elo interval of zero width for 10 wins in 10.
@@ -514,6 +516,53 @@ mod tests {
         let table = r.table();
         assert!(
             table.contains("| 100.0% (72.2 .. 100.0) | +512 (+166 .. +512) |"),
+            "{table}"
+        );
+    }
+
+    /// The report's runner plays the battle command's schedule: same seeds,
+    /// same games, same W/D/L; and its table carries every column.
+    #[test]
+    fn the_report_reproduces_the_battle_tournament_from_its_seed() {
+        let args = ReportArgs {
+            game: "battle".into(),
+            ai: vec!["greedy".into(), "random".into()],
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            threads: 2,
+        };
+        let a = {
+            let mut a = args.clone();
+            a.threads = 1;
+            a
+        };
+        let battle = tournament(&TournamentArgs {
+            ai: args.ai.clone(),
+            games: 8,
+            seed: 4,
+            budget_ms: None,
+            json: true,
+            team_size: 3,
+            roster: None,
+            threads: 1,
+        })
+        .unwrap();
+        let run = |args: &ReportArgs| run_battles(args).unwrap();
+        let (one, two) = (run(&a), run(&args));
+        assert_eq!(one.lines[0].result, battle.pairs[0]);
+        assert_eq!(two.lines[0].result, battle.pairs[0]);
+        let table = two.table();
+        assert!(
+            table.contains("| A W/D/L |") && table.contains("| own iterations |"),
+            "{table}"
+        );
+        let p = &battle.pairs[0];
+        assert!(
+            table.contains(&format!(
+                "| greedy | random | 8 | {}/{}/{} |",
+                p.a_wins, p.draws, p.b_wins
+            )),
             "{table}"
         );
     }

@@ -236,7 +236,7 @@ pub fn run_report<G: Game>(
 }
 
 /// The round robin on battles with the built-in roster and default options.
-fn run_battles(args: &ReportArgs) -> anyhow::Result<Report> {
+pub(super) fn run_battles(args: &ReportArgs) -> anyhow::Result<Report> {
     run_report(
         args,
         |seed| {
@@ -286,53 +286,6 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The report's runner plays the battle command's schedule: same seeds,
-    /// same games, same W/D/L; and its table carries every column.
-    #[test]
-    fn the_report_reproduces_the_battle_tournament_from_its_seed() {
-        let args = ReportArgs {
-            game: "battle".into(),
-            ai: vec!["greedy".into(), "random".into()],
-            games: 8,
-            seed: 4,
-            budget_ms: None,
-            threads: 2,
-        };
-        let a = {
-            let mut a = args.clone();
-            a.threads = 1;
-            a
-        };
-        let battle = super::super::battle::tournament(&super::super::battle::TournamentArgs {
-            ai: args.ai.clone(),
-            games: 8,
-            seed: 4,
-            budget_ms: None,
-            json: true,
-            team_size: 3,
-            roster: None,
-            threads: 1,
-        })
-        .unwrap();
-        let run = |args: &ReportArgs| run_battles(args).unwrap();
-        let (one, two) = (run(&a), run(&args));
-        assert_eq!(one.lines[0].result, battle.pairs[0]);
-        assert_eq!(two.lines[0].result, battle.pairs[0]);
-        let table = two.table();
-        assert!(
-            table.contains("| A W/D/L |") && table.contains("| own iterations |"),
-            "{table}"
-        );
-        let p = &battle.pairs[0];
-        assert!(
-            table.contains(&format!(
-                "| greedy | random | 8 | {}/{}/{} |",
-                p.a_wins, p.draws, p.b_wins
-            )),
-            "{table}"
-        );
-    }
 
     /// Levels kept out of the offered list (`duct`, `hedge`) and levels
     /// with a count (`search:N`) play; misspelt or malformed ones are

@@ -1,7 +1,6 @@
 //! The host's errors: mistakes a user can fix, and faults that are ours.
 
-use crate::registry::{CreateError, DecodeError};
-use games::seam::ActionError;
+use games::seam::{ActionError, OptionsError};
 use store::StoreError;
 
 /// Everything a host operation can refuse or fail with.
@@ -45,8 +44,41 @@ impl HostError {
     }
 }
 
-impl From<crate::registry::UnknownKind> for HostError {
-    fn from(e: crate::registry::UnknownKind) -> Self {
+impl From<UnknownKind> for HostError {
+    fn from(e: UnknownKind) -> Self {
         HostError::Create(CreateError::UnknownKind(e))
     }
+}
+
+/// Why stored JSON could not be turned back into an engine value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{what} does not match the {kind} engine: {reason}")]
+pub struct DecodeError {
+    /// The engine kind.
+    pub kind: &'static str,
+    /// What was being decoded ("state", "action", "options").
+    pub what: &'static str,
+    /// The serde error.
+    pub reason: String,
+}
+
+/// Asked for a kind the registry does not have.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("There is no game called `{asked}`. Games: {}.", known.join(", "))]
+pub struct UnknownKind {
+    /// What was asked for.
+    pub asked: String,
+    /// What exists.
+    pub known: Vec<&'static str>,
+}
+
+/// Why a game could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// No such kind.
+    #[error(transparent)]
+    UnknownKind(#[from] UnknownKind),
+    /// The engine refused the options.
+    #[error(transparent)]
+    Options(#[from] OptionsError),
 }

@@ -10,6 +10,7 @@
 //! and the channel is told who did. Extensions are not engine state, so the
 //! turn log and replays do not change.
 
+use super::durations::duration_words;
 use super::turns::{running_game, seat_display};
 use super::{AnnouncementKind, GameId, Host, HostError, game_label, seat_of_user};
 use store::DeadlineRow;
@@ -93,29 +94,5 @@ impl Host {
             )?;
             Ok(due_at)
         })
-    }
-}
-
-/// "24 h", "90 min", "45 s" for messages.
-pub(super) fn duration_words(ms: i64) -> String {
-    let s = ms / 1000;
-    if s >= 3600 && s % 3600 == 0 {
-        format!("{} h", s / 3600)
-    } else if s >= 60 && s % 60 == 0 {
-        format!("{} min", s / 60)
-    } else {
-        format!("{s} s")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::duration_words;
-
-    #[test]
-    fn durations_read_naturally() {
-        assert_eq!(duration_words(24 * 3600 * 1000), "24 h");
-        assert_eq!(duration_words(90 * 60 * 1000), "90 min");
-        assert_eq!(duration_words(45_500), "45 s");
     }
 }

@@ -8,8 +8,8 @@
 //! it, from the same models that rate players) and can ask for "an AI at
 //! about 1500" (`~1500` as the level), which seats the nearest level.
 
-use super::ratings::{START_RATING, Skill, WENG_LIN_SCALE};
 use super::scoring::SeatOutcome;
+use super::skill::{START_RATING, Skill, WENG_LIN_SCALE};
 use super::{Host, HostError};
 use serde::{Deserialize, Serialize};
 use skillratings::Outcomes;

@@ -11,11 +11,13 @@ pub mod limits;
 
 mod announce;
 mod clock;
+mod durations;
 mod error;
 mod extend;
 mod history;
 mod instances;
 mod ladder;
+mod leave_rules;
 mod lobby;
 mod options;
 mod pause;
@@ -24,6 +26,7 @@ mod ratings;
 mod registry;
 mod replay;
 mod scoring;
+mod skill;
 mod takeover;
 mod turns;
 mod view;
@@ -36,19 +39,22 @@ pub use instances::{CLAIM_LEASE_MS, CLAIM_RENEW_EVERY_MS, HEARTBEAT_EVERY_MS, ne
 pub use ladder::{
     AiLadder, LadderKind, LadderLevel, LadderModel, LevelStanding, expected_score, update_period,
 };
-pub use pause::{
-    AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, LeaveStatus, MAX_AWAY_DAYS,
-    PauseOutcome, ResumeOutcome, names_and, take_leave_rules,
+pub use leave_rules::{
+    AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, MAX_AWAY_DAYS, take_leave_rules,
 };
+pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
-    Reliability, START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION,
-    update_duel, update_multi,
+    Reliability,
 };
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
 pub use scoring::{Scoring, SeatOutcome};
+pub use skill::{
+    START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION, update_duel,
+    update_multi,
+};
 pub use turns::{AiTask, DeadlineEvent, Receipt};
 pub use view::{GameView, SeatView};
 // The store's row types front-ends read, so no front-end names the store.

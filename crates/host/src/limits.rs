@@ -9,10 +9,9 @@ use super::registry::KindEntry;
 use std::collections::HashMap;
 use std::io::{BufRead, Read};
 
-/// The longest message any game may accept, in characters: the ceiling on
-/// every kind's `Game::MAX_ACTION_CHARS` (Diplomacy's, a whole power's
-/// orders one per line, is this), so a text front-end can size its line cap.
-pub const MAX_ORDERS_CHARS: usize = 4000;
+/// The longest message any game may accept; defined by the registry, which
+/// caps every kind with it, and re-exported here among the other limits.
+pub use crate::registry::MAX_ORDERS_CHARS;
 
 /// Longest game options a creator may give, in characters of JSON (the
 /// largest real ones, two fixed battle teams, take a few hundred).
@@ -119,8 +118,8 @@ pub fn check_turn_seconds(kind: &KindEntry, seconds: Option<u64>) -> Result<(), 
         Some(s) if s > 0 && s < min => Err(format!(
             "A deadline of {} per turn is too short for {kind}: the minimum is {} \
              (or 0 for no deadline).",
-            super::extend::duration_words(s.saturating_mul(1000) as i64),
-            super::extend::duration_words(min as i64 * 1000)
+            super::durations::duration_words(s.saturating_mul(1000) as i64),
+            super::durations::duration_words(min as i64 * 1000)
         )),
         _ => Ok(()),
     }

@@ -15,8 +15,8 @@ impl Host {
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
         let mut req = req;
         // The host's own option keys (pauses, absences) never reach the engine.
-        let leave_rules =
-            super::pause::take_leave_rules(&mut req.options.clone()).map_err(HostError::user)?;
+        let leave_rules = super::leave_rules::take_leave_rules(&mut req.options.clone())
+            .map_err(HostError::user)?;
         let (options, seed) = self.check_new_game(&req)?;
         req.options = options;
         let entry = self.registry.get(&req.kind)?;
@@ -87,7 +87,7 @@ impl Host {
             )));
         }
         let mut options = req.options.clone();
-        super::pause::take_leave_rules(&mut options).map_err(HostError::user)?;
+        super::leave_rules::take_leave_rules(&mut options).map_err(HostError::user)?;
         if let Ok(entry) = self.registry.get(&req.kind) {
             self.registry.check_option_keys(entry.name, &options)?;
         }

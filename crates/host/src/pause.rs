@@ -22,137 +22,16 @@
 //!   days (default 14, at most 90) in any 365 days, counted as declared
 //!   (whole days; ending one early gives the unused whole days back).
 
+use super::durations::time_left_words;
+use super::leave_rules::{AwayMode, LeaveRules};
 use super::turns::{running_game, seat_display};
 use super::{AnnouncementKind, GameId, Host, HostError, game_label};
 use games::seam::Seat;
-use serde_json::Value;
 use std::collections::BTreeMap;
-use store::{DeadlineRow, GameRow, LeaveRulesRow, Occupant, PauseRow, SeatRow, Tx};
+use store::{DeadlineRow, GameRow, Occupant, PauseRow, SeatRow, Tx};
 
 /// A day in milliseconds.
 const DAY_MS: i64 = 24 * 3600 * 1000;
-/// Days of absence a player may declare in any 365 days, unless the game says.
-pub const DEFAULT_AWAY_DAYS: u32 = 14;
-/// The most `away_days` a game may allow.
-pub const MAX_AWAY_DAYS: u32 = 90;
-/// The option keys the host reads itself and never passes to the engine.
-pub const LEAVE_OPTION_KEYS: [&str; 3] = ["pause", "away", "away_days"];
-
-/// What an absence does when a deadline falls during it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AwayMode {
-    /// The deadline waits until the player is back.
-    Extend,
-    /// The AI moves for the player at the deadline.
-    Ai,
-    /// Absences cannot be declared.
-    Off,
-}
-
-impl AwayMode {
-    fn as_str(self) -> &'static str {
-        match self {
-            AwayMode::Extend => "extend",
-            AwayMode::Ai => "ai",
-            AwayMode::Off => "off",
-        }
-    }
-
-    fn parse(text: &str) -> Option<AwayMode> {
-        match text {
-            "extend" => Some(AwayMode::Extend),
-            "ai" => Some(AwayMode::Ai),
-            "off" => Some(AwayMode::Off),
-            _ => None,
-        }
-    }
-}
-
-/// A game's rules for pauses and absences.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LeaveRules {
-    /// The creator alone may pause and resume.
-    pub creator_pauses: bool,
-    /// What an absence does at a deadline.
-    pub away: AwayMode,
-    /// Days each player may be away in any 365 days.
-    pub away_days: u32,
-}
-
-impl Default for LeaveRules {
-    fn default() -> Self {
-        LeaveRules {
-            creator_pauses: false,
-            away: AwayMode::Extend,
-            away_days: DEFAULT_AWAY_DAYS,
-        }
-    }
-}
-
-impl LeaveRules {
-    fn from_row(row: Option<LeaveRulesRow>) -> LeaveRules {
-        row.map(|r| LeaveRules {
-            creator_pauses: r.creator_pauses,
-            away: AwayMode::parse(&r.away).unwrap_or(AwayMode::Extend),
-            away_days: r.away_days.min(MAX_AWAY_DAYS),
-        })
-        .unwrap_or_default()
-    }
-
-    fn to_row(self) -> LeaveRulesRow {
-        LeaveRulesRow {
-            creator_pauses: self.creator_pauses,
-            away: self.away.as_str().to_string(),
-            away_days: self.away_days,
-        }
-    }
-}
-
-/// Takes the host's own keys (`pause`, `away`, `away_days`) out of a game's
-/// options, leaving the engine's, and says what was wrong with them.
-pub fn take_leave_rules(options: &mut Value) -> Result<LeaveRules, String> {
-    let mut rules = LeaveRules::default();
-    let Value::Object(map) = options else {
-        return Ok(rules);
-    };
-    if let Some(v) = map.remove("pause") {
-        rules.creator_pauses = match v.as_str() {
-            Some("players") => false,
-            Some("creator") => true,
-            _ => {
-                return Err(format!(
-                    "`pause={v}` is not a choice; write `pause=players` (a pause needs every \
-                     player, the default) or `pause=creator` (the creator may pause alone)."
-                ));
-            }
-        };
-    }
-    if let Some(v) = map.remove("away") {
-        rules.away = v.as_str().and_then(AwayMode::parse).ok_or_else(|| {
-            format!(
-                "`away={v}` is not a choice; write `away=extend` (deadlines wait for an absent \
-                 player, the default), `away=ai` (the AI moves for them) or `away=off`."
-            )
-        })?;
-    }
-    if let Some(v) = map.remove("away_days") {
-        rules.away_days = v
-            .as_u64()
-            .filter(|d| *d <= u64::from(MAX_AWAY_DAYS))
-            .map(|d| d as u32)
-            .ok_or_else(|| {
-                format!(
-                    "`away_days={v}` is not a number of days from 0 to {MAX_AWAY_DAYS}; \
-                     e.g. `away_days=14`."
-                )
-            })?;
-    }
-    if map.is_empty() {
-        *options = Value::Null;
-    }
-    Ok(rules)
-}
-
 /// What asking for a pause did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PauseOutcome {
@@ -617,25 +496,9 @@ pub fn names_and(names: &[String]) -> String {
     }
 }
 
-/// A span as people say it, rounded up to the minute: "45 min",
-/// "2 h 05 min", "3 days 4 h" (never "0 min" while time is left).
-pub(super) fn time_left_words(ms: i64) -> String {
-    let minutes = (ms.max(0) + 59_999) / 60_000;
-    let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
-    match (days, hours, mins) {
-        (0, 0, m) => format!("{m} min"),
-        (0, h, 0) => format!("{h} h"),
-        (0, h, m) => format!("{h} h {m:02} min"),
-        (1, 0, _) => "1 day".to_string(),
-        (1, h, _) => format!("1 day {h} h"),
-        (d, 0, _) => format!("{d} days"),
-        (d, h, _) => format!("{d} days {h} h"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{names_and, time_left_words};
+    use super::names_and;
 
     #[test]
     fn names_read_as_a_list() {
@@ -643,14 +506,5 @@ mod tests {
         assert_eq!(n(&["Bob"]), "Bob");
         assert_eq!(n(&["Bob", "Carol"]), "Bob and Carol");
         assert_eq!(n(&["Alice", "Bob", "Carol"]), "Alice, Bob and Carol");
-    }
-
-    #[test]
-    fn time_left_reads_as_people_say_it() {
-        assert_eq!(time_left_words(1), "1 min");
-        assert_eq!(time_left_words(2_600_000), "44 min");
-        assert_eq!(time_left_words(2 * 3_600_000 + 5 * 60_000), "2 h 05 min");
-        assert_eq!(time_left_words(48 * 3_600_000), "2 days");
-        assert_eq!(time_left_words(28 * 3_600_000), "1 day 4 h");
     }
 }

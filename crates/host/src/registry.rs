@@ -7,20 +7,11 @@
 use games::seam::{
     ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
 };
+// The errors live in `error.rs`, below every module that returns them;
+// re-exported here, beside the registry that raises them.
+pub use crate::error::{CreateError, DecodeError, UnknownKind};
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// Why stored JSON could not be turned back into an engine value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{what} does not match the {kind} engine: {reason}")]
-pub struct DecodeError {
-    /// The engine kind.
-    pub kind: &'static str,
-    /// What was being decoded ("state", "action", "options").
-    pub what: &'static str,
-    /// The serde error.
-    pub reason: String,
-}
 
 /// A game of any kind, as the host drives it.
 pub trait AnyGame: Send + Sync {
@@ -217,7 +208,7 @@ pub struct KindEntry {
     /// See [`Game::MOVES_IN_CHANNEL`]: moves are made in the channel, not by DM.
     pub moves_in_channel: bool,
     /// See [`Game::MAX_ACTION_CHARS`], capped at the host's ceiling
-    /// [`crate::limits::MAX_ORDERS_CHARS`].
+    /// [`MAX_ORDERS_CHARS`].
     pub max_action_chars: usize,
     /// See [`Game::MIN_TURN_SECONDS`].
     pub min_turn_seconds: u64,
@@ -410,7 +401,7 @@ impl KindEntry {
             ai_levels: G::ai_levels(),
             check_ai_level: G::check_ai_level,
             moves_in_channel: G::MOVES_IN_CHANNEL,
-            max_action_chars: G::MAX_ACTION_CHARS.min(crate::limits::MAX_ORDERS_CHARS),
+            max_action_chars: G::MAX_ACTION_CHARS.min(MAX_ORDERS_CHARS),
             min_turn_seconds: G::MIN_TURN_SECONDS,
             default_turn_seconds: G::DEFAULT_TURN_SECONDS,
             board_image: G::BOARD_IMAGE,
@@ -430,16 +421,6 @@ impl KindEntry {
 #[derive(Default)]
 pub struct Registry {
     kinds: Vec<KindEntry>,
-}
-
-/// Asked for a kind the registry does not have.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("There is no game called `{asked}`. Games: {}.", known.join(", "))]
-pub struct UnknownKind {
-    /// What was asked for.
-    pub asked: String,
-    /// What exists.
-    pub known: Vec<&'static str>,
 }
 
 impl Registry {
@@ -541,16 +522,10 @@ impl Registry {
     }
 }
 
-/// Why a game could not be created.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CreateError {
-    /// No such kind.
-    #[error(transparent)]
-    UnknownKind(#[from] UnknownKind),
-    /// The engine refused the options.
-    #[error(transparent)]
-    Options(#[from] OptionsError),
-}
+/// The longest message any game may accept, in characters: the ceiling on
+/// every kind's `Game::MAX_ACTION_CHARS` (Diplomacy's, a whole power's
+/// orders one per line, is this), so a text front-end can size its line cap.
+pub const MAX_ORDERS_CHARS: usize = 4000;
 
 /// Spreads a game seed into an independent seed per (turn, seat), so every
 /// AI decision is reproducible (splitmix64 finaliser).

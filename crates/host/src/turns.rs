@@ -3,7 +3,7 @@
 
 use super::announce::{name_seats, name_with_role};
 use super::clock::ThinkingDeadline;
-use super::pause::AwayMode;
+use super::leave_rules::AwayMode;
 use super::registry::derive_seed;
 use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
@@ -758,7 +758,7 @@ impl Host {
                             turn: row.turn,
                             text: format!(
                                 "About {} left to move in {} ({}).{missing}",
-                                super::pause::time_left_words(d.due_at - self.now()),
+                                super::durations::time_left_words(d.due_at - self.now()),
                                 game_label(&row),
                                 timeout_words(row.timeout_policy)
                             ),

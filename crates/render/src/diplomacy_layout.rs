@@ -6,7 +6,7 @@
 //! placed clear of them here is clear of them in the image; the legibility
 //! test checks the placed names against tokens and arrows it computes itself.
 
-use super::diplomacy::{Board, MapPosition, Owner};
+use super::diplomacy_board::{Board, MapPosition, Owner};
 use games::diplomacy::geo::Map;
 use games::diplomacy::order::{Order, OrderKind};
 

@@ -2,6 +2,7 @@
 
 mod board;
 pub mod diplomacy;
+mod diplomacy_board;
 pub mod diplomacy_layout;
 pub mod puzzle;
 pub mod replay;

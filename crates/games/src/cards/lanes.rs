@@ -29,8 +29,8 @@
 
 use crate::seam::Seat;
 
+use super::empty_stack::{best, fill_empty_stack};
 use super::rules::JAM;
-use super::solver::{best, fill_empty_stack};
 
 /// "No such node".
 const NONE: u16 = u16::MAX;

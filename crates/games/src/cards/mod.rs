@@ -6,6 +6,7 @@
 
 mod ai;
 pub mod deal;
+mod empty_stack;
 mod lanes;
 pub mod notation;
 pub mod rules;

@@ -17,6 +17,7 @@
 
 use crate::seam::Seat;
 
+use super::empty_stack::{best, fill_empty_stack};
 use super::rules::{JAM, Move, Position};
 
 /// Solved tables for one pair of decks; answers for any position of them.
@@ -221,33 +222,6 @@ impl Solver {
     }
 }
 
-/// Fills the two empty-stack entries of one `(i, j)` from the value of
-/// playing first for each seat (`None`: that seat's deck is empty).
-/// `k` is the index of `(i, j, seat 0)`; seat 1 is at `k + 1`.
-#[inline]
-pub(super) fn fill_empty_stack(
-    open: &mut [i64],
-    closing: &mut [i64],
-    k: usize,
-    play: [Option<i64>; 2],
-) {
-    for t in 0..2 {
-        // A pass here ends the game: nothing more is scored.
-        closing[k + t] = match play[t] {
-            Some(v) => best(t, 0, v),
-            None => 0,
-        };
-    }
-    for t in 0..2 {
-        // A pass here hands the opponent a "closing" position.
-        let pass = closing[k + 1 - t];
-        open[k + t] = match play[t] {
-            Some(v) => best(t, pass, v),
-            None => pass,
-        };
-    }
-}
-
 /// The reference answer for two decks: P1's score minus P2's under best play.
 pub fn solve(deck1: &[i64], deck2: &[i64]) -> i64 {
     Solver::new(deck1, deck2).root_value()
@@ -262,12 +236,6 @@ pub(super) fn add_card(c: &mut [i64; 2], owner: Seat, card: i64) {
     } else {
         c[owner] += card;
     }
-}
-
-/// The better of two values for `seat` (P1 maximises, P2 minimises).
-#[inline]
-pub(super) fn best(seat: Seat, x: i64, y: i64) -> i64 {
-    if seat == 0 { x.max(y) } else { x.min(y) }
 }
 
 #[cfg(test)]

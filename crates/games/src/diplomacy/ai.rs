@@ -1,8 +1,7 @@
-//! The Diplomacy AI levels' entry points: [`orders`] for `default` (the
-//! movement search of [`super::search`] over DumbBot's policy, with
-//! DumbBot's retreats and adjustments, and draw votes once the game has
-//! stalled) and [`heuristic_orders`] for `heuristic`, the earlier default,
-//! a heuristic player in the spirit of DumbBot:
+//! The `heuristic` AI level ([`heuristic_orders`]), the earlier default, a
+//! heuristic player in the spirit of DumbBot (its movement is also one of
+//! the `default` search's candidates; the levels' entry point is
+//! [`super::ai_seat`]):
 //!
 //! 1. Every province gets a base value: a supply centre it does not own is
 //!    worth more the stronger its owner (neutral centres are cheap prizes);
@@ -28,7 +27,6 @@ use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, UnitKind};
 use crate::diplomacy::DiplomacyAction;
-use crate::seam::AiBudget;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::OnceLock;
@@ -140,24 +138,9 @@ fn values(g: &Diplomacy, power: Power) -> Values {
     Values { spread, threat }
 }
 
-/// The `default` AI's action for `power` in the current phase (always
-/// ready), within `budget`, drawing its random choices from `seed`.
-pub fn orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
-    let raw = match g.phase() {
-        PhaseKind::Movement => super::search::movement(g, power, budget, seed),
-        PhaseKind::Retreat | PhaseKind::Adjustment => super::dumbbot::orders(g, power, seed),
-    };
-    DiplomacyAction {
-        orders: checked(g, power, raw),
-        ready: true,
-        draw: Some(g.stalled()),
-        ..Default::default()
-    }
-}
-
 /// The orders among `raw` that pass [`Diplomacy::check_line`] (a failing
 /// one is dropped: the unit holds).
-fn checked(g: &Diplomacy, power: Power, raw: Vec<Order>) -> Vec<Order> {
+pub(super) fn checked(g: &Diplomacy, power: Power, raw: Vec<Order>) -> Vec<Order> {
     let m = Map::standard();
     raw.into_iter()
         .filter(|o| g.check_line(power, &o.canonical(m)).is_ok())

@@ -8,7 +8,9 @@
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
 mod ai;
+mod ai_seat;
 mod dumbbot;
+mod engine;
 pub mod game;
 pub mod geo;
 pub mod judge;

@@ -4,7 +4,6 @@
 //! are 0-based and `y = 0` is the top row; the 1-based spec coordinates are
 //! only used at the edges (notation, records, rendering).
 
-use super::garbage::Kind;
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::VecDeque;
@@ -20,6 +19,26 @@ pub const COLORS: u8 = 3;
 
 /// The colour names, indexed by colour number.
 pub const COLOR_NAMES: [&str; COLORS as usize] = ["red", "green", "blue"];
+
+/// The two kinds of garbage ball.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Removed by one neighbouring removed ball.
+    Soft,
+    /// Needs two neighbouring removed balls; one weakens it to soft.
+    Hard,
+}
+
+impl Kind {
+    /// `"soft"` or `"hard"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Soft => "soft",
+            Kind::Hard => "hard",
+        }
+    }
+}
 
 /// What a cell holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,28 +1,10 @@
 //! The garbage formula (exact integer arithmetic) and sending garbage.
 
+// The kind of a garbage ball is part of what a field holds, so it is defined
+// with the field; re-exported here, where the garbage rules are.
+pub use super::field::Kind;
 use super::field::{Queues, WIDTH};
 use rand::Rng;
-use serde::{Deserialize, Serialize};
-
-/// The two kinds of garbage ball.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// Removed by one neighbouring removed ball.
-    Soft,
-    /// Needs two neighbouring removed balls; one weakens it to soft.
-    Hard,
-}
-
-impl Kind {
-    /// `"soft"` or `"hard"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Soft => "soft",
-            Kind::Hard => "hard",
-        }
-    }
-}
 
 /// The colour count from which the garbage sent is hard.
 pub const HARD_THRESHOLD: u32 = 35;

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 impl Diplomacy {
-    pub(super) fn power_needs_to_act(&self, p: Power) -> bool {
+    pub(in crate::diplomacy) fn power_needs_to_act(&self, p: Power) -> bool {
         if self.disorder[p.index()] || self.outcome.is_some() {
             return false;
         }
@@ -99,7 +99,7 @@ impl Diplomacy {
         self.phase = PhaseKind::Movement;
     }
 
-    pub(super) fn check_last_standing(&mut self, report: &mut String) {
+    pub(in crate::diplomacy) fn check_last_standing(&mut self, report: &mut String) {
         if self.outcome.is_some() {
             return;
         }
@@ -155,7 +155,10 @@ impl Diplomacy {
     }
 
     /// [`Game::resolve`]: the phase adjudicated, the position advanced.
-    pub(super) fn resolve_phase(&mut self, actions: BTreeMap<Seat, DiplomacyAction>) -> TurnReport {
+    pub(in crate::diplomacy) fn resolve_phase(
+        &mut self,
+        actions: BTreeMap<Seat, DiplomacyAction>,
+    ) -> TurnReport {
         let m = map();
         let mut text = format!("{}\n", self.phase_name());
         if self.outcome.is_some() {

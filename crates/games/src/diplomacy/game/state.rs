@@ -94,11 +94,11 @@ impl Diplomacy {
         format!("{s} {} {}", self.year, self.phase.name())
     }
 
-    pub(super) fn standoff_bits(&self) -> Bits {
+    pub(in crate::diplomacy) fn standoff_bits(&self) -> Bits {
         self.standoffs.iter().fold(0, |b, &p| b | 1u128 << p)
     }
 
-    pub(super) fn occupied(&self) -> Bits {
+    pub(in crate::diplomacy) fn occupied(&self) -> Bits {
         self.units
             .iter()
             .fold(0, |b, u| b | 1u128 << map().prov_of(u.loc))

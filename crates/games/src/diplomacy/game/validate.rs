@@ -377,7 +377,7 @@ impl Diplomacy {
     /// `done`, `clear`, `draw`, `no draw`. A line repeated is taken (or
     /// refused) once; a second order for a unit replaces the first; builds
     /// beyond the allowance are refused.
-    pub(super) fn parse_message(
+    pub(in crate::diplomacy) fn parse_message(
         &self,
         seat: Seat,
         text: &str,
@@ -487,7 +487,7 @@ impl Diplomacy {
     }
 
     /// [`crate::seam::Game::validate`]: every order still legal.
-    pub(super) fn validate_action(
+    pub(in crate::diplomacy) fn validate_action(
         &self,
         seat: Seat,
         action: &DiplomacyAction,
@@ -555,7 +555,7 @@ impl Diplomacy {
     /// [`crate::seam::Game::combine`]: newly typed orders merged into the
     /// pending ones, a new order for a unit replacing the old one (said
     /// only when it differs), builds beyond the allowance refused.
-    pub(super) fn combine_actions(
+    pub(in crate::diplomacy) fn combine_actions(
         &self,
         seat: Seat,
         pending: DiplomacyAction,

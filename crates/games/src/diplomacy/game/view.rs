@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 impl Diplomacy {
     /// [`Game::view`]: the board for everyone, choices for `viewer`.
-    pub(super) fn board_view(&self, viewer: Option<Seat>) -> View {
+    pub(in crate::diplomacy) fn board_view(&self, viewer: Option<Seat>) -> View {
         let m = map();
         let mut board = format!("{}\n", self.phase_name());
         for &p in &self.seats {
@@ -186,7 +186,11 @@ impl Diplomacy {
     /// form, the units still without one, the draw vote and readiness, then
     /// what the last message changed and each line it refused, once, with
     /// its reason; the phase's hint (counting pending builds) at most once.
-    pub(super) fn describe_orders(&self, seat: Seat, action: &DiplomacyAction) -> String {
+    pub(in crate::diplomacy) fn describe_orders(
+        &self,
+        seat: Seat,
+        action: &DiplomacyAction,
+    ) -> String {
         let m = map();
         let mut s = String::new();
         for o in &action.orders {

@@ -1,0 +1,237 @@
+//! Diplomacy on the host seam: the [`Game`] impl, which hands the rules to
+//! [`super::game`] and the AI seats to [`super::ai_seat`]. It sits above
+//! both, so the rules never call their own AIs.
+
+use super::ai_seat;
+use super::game::{Diplomacy, DiplomacyAction, DiplomacyOptions, Season, map, setup};
+use super::judge::PhaseKind;
+use crate::seam::{
+    ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
+};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+impl Game for Diplomacy {
+    type Action = DiplomacyAction;
+    type Options = DiplomacyOptions;
+    const KIND: &'static str = "diplomacy";
+    // Orders are secret (by DM) and a whole power's orders are one message;
+    // seven players read the map and write several orders each, so a phase
+    // needs at least 10 min (retreats and adjustments get half) and a day
+    // by default.
+    const MAX_ACTION_CHARS: usize = 4000;
+    const MIN_TURN_SECONDS: u64 = 600;
+    const DEFAULT_TURN_SECONDS: u64 = 86_400;
+    const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
+
+    /// Seven in the classic game; a variant's or `powers`' count otherwise
+    /// (invalid options are refused by `new_game`, which says why).
+    fn seat_count(options: &Self::Options) -> usize {
+        setup(map(), &options.variant, &options.powers).map_or(7, |s| s.powers.len())
+    }
+
+    fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
+        if options.victory_centres == 0 || options.victory_centres > 34 {
+            return Err(OptionsError(
+                "victory_centres must be between 1 and 34 (18 is standard).".into(),
+            ));
+        }
+        let m = map();
+        let start = setup(m, &options.variant, &options.powers)?;
+        // The playing powers own their home centres; every other centre
+        // starts neutral.
+        let mut owners = vec![None; m.province_count()];
+        for (i, p) in m.provinces().iter().enumerate() {
+            owners[i] = p.home.filter(|h| start.powers.contains(h));
+        }
+        Ok(Diplomacy {
+            options,
+            seats: start.powers,
+            year: 1901,
+            season: Season::Spring,
+            phase: PhaseKind::Movement,
+            units: start.units,
+            owners,
+            dislodged: Vec::new(),
+            standoffs: Vec::new(),
+            draw_votes: [false; 7],
+            disorder: [false; 7],
+            missed_moves: [0; 7],
+            ai_held: [false; 7],
+            peak_centres: 0,
+            still_years: 0,
+            outcome: None,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        })
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        self.power_of_seat(seat)
+            .map(|p| p.name().to_string())
+            .unwrap_or_else(|| format!("Seat {seat}"))
+    }
+
+    fn awaiting(&self) -> Vec<Seat> {
+        (0..self.seats.len())
+            .filter(|&seat| self.power_needs_to_act(self.seats[seat]))
+            .collect()
+    }
+
+    /// Each line is an order, or one of `done`, `clear`, `draw`, `no draw`.
+    fn parse_action(&self, seat: Seat, text: &str) -> Result<Self::Action, ActionError> {
+        self.parse_message(seat, text)
+    }
+
+    fn validate(&self, seat: Seat, action: &Self::Action) -> Result<(), ActionError> {
+        self.validate_action(seat, action)
+    }
+
+    fn combine(&self, seat: Seat, pending: Self::Action, new: Self::Action) -> Self::Action {
+        self.combine_actions(seat, pending, new)
+    }
+
+    /// Notes and refused lines answer one message: the receipt shows them,
+    /// the pending orders (`/orders list`, the turn log) do not keep them.
+    fn settled(&self, _seat: Seat, action: Self::Action) -> Self::Action {
+        DiplomacyAction {
+            notes: Vec::new(),
+            refused: Vec::new(),
+            more_refused: 0,
+            clear: false,
+            ..action
+        }
+    }
+
+    fn is_final(&self, _seat: Seat, action: &Self::Action) -> bool {
+        action.ready
+    }
+
+    fn describe_action(&self, seat: Seat, action: &Self::Action) -> String {
+        self.describe_orders(seat, action)
+    }
+
+    fn resolve(&mut self, actions: BTreeMap<Seat, Self::Action>) -> TurnReport {
+        self.resolve_phase(actions)
+    }
+
+    /// Units hold, retreats disband, builds are waived, removals follow the
+    /// civil-disorder rule; the miss is marked so that two consecutive missed
+    /// movement phases put the power in civil disorder.
+    fn default_action(&self, _seat: Seat) -> Self::Action {
+        DiplomacyAction {
+            ready: true,
+            missed: true,
+            ..Default::default()
+        }
+    }
+
+    /// A configured turn length applies to movement phases, half of it to
+    /// retreats and adjustments; without one, the options' hours (48 / 24).
+    fn turn_seconds(&self, configured: Option<u64>) -> Option<u64> {
+        let movement = self.phase == PhaseKind::Movement;
+        match configured {
+            Some(c) if movement => Some(c),
+            Some(c) => Some((c / 2).max(1)),
+            None => {
+                let h = if movement {
+                    self.options.movement_hours
+                } else {
+                    self.options.adjustment_hours
+                };
+                (h > 0).then_some(u64::from(h) * 3600)
+            }
+        }
+    }
+
+    /// The `extensions` option: one per phase unless the game says otherwise.
+    fn extensions_per_turn(&self) -> u32 {
+        self.options.extensions
+    }
+
+    fn forfeit(&mut self, seat: Seat) -> TurnReport {
+        let mut text = String::new();
+        if let Some(p) = self.power_of_seat(seat) {
+            self.disorder[p.index()] = true;
+            let _ = writeln!(
+                text,
+                "{p} has left the game; its units are in civil disorder."
+            );
+            self.check_last_standing(&mut text);
+        }
+        TurnReport {
+            public: text,
+            private: BTreeMap::new(),
+            detail: None,
+        }
+    }
+
+    /// Open: a surviving power in civil disorder in a game still going on.
+    fn seat_open(&self, seat: Seat) -> bool {
+        self.power_of_seat(seat)
+            .is_some_and(|p| self.outcome.is_none() && self.disorder[p.index()] && self.alive(p))
+    }
+
+    /// In play: alive and not in civil disorder.
+    fn seat_in_play(&self, seat: Seat) -> bool {
+        self.power_of_seat(seat)
+            .is_some_and(|p| !self.disorder[p.index()] && self.alive(p))
+    }
+
+    /// The power leaves civil disorder with no missed deadlines counted. It
+    /// is awaited again at once: in the current phase already if it has
+    /// something to do (a unit to order, a retreat, an adjustment).
+    fn take_over(&mut self, seat: Seat) -> bool {
+        let Some(p) = self.power_of_seat(seat).filter(|_| self.seat_open(seat)) else {
+            return false;
+        };
+        let i = p.index();
+        self.disorder[i] = false;
+        self.missed_moves[i] = 0;
+        // Whoever takes the seat decides its draw vote from now on: the
+        // one who left may have voted, and nobody can see that vote.
+        self.ai_held[i] = false;
+        self.draw_votes[i] = false;
+        true
+    }
+
+    /// Units (or builds and removals) without an order; a power with all
+    /// of them ordered owes nothing, ready or not: its orders stand at the
+    /// deadline ([`Diplomacy::missing_orders`]).
+    fn outstanding(&self, seat: Seat, pending: Option<&Self::Action>) -> Outstanding {
+        let Some(power) = self.power_of_seat(seat) else {
+            return Outstanding::Unknown;
+        };
+        let orders = pending.map(|a| a.orders.as_slice()).unwrap_or_default();
+        match self.missing_orders(power, orders) {
+            Some(text) => Outstanding::Missing(text),
+            None => Outstanding::Nothing,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    /// Supply centres owned (sum-of-squares scoring).
+    fn strength(&self, seat: Seat) -> u32 {
+        self.power_of_seat(seat)
+            .map_or(0, |p| self.centre_count(p) as u32)
+    }
+
+    fn view(&self, viewer: Option<Seat>) -> View {
+        self.board_view(viewer)
+    }
+
+    fn ai_levels() -> &'static [&'static str] {
+        &["default", "random", "hold", "dumbbot", "heuristic"]
+    }
+
+    /// `default`: a sampled best response over DumbBot's policy, voting for
+    /// a draw once the game has stalled; `heuristic`, `random`, `hold` and
+    /// `dumbbot` as [`ai_seat::action`] describes them.
+    fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action {
+        ai_seat::action(self, seat, level, budget, seed)
+    }
+}

@@ -1,0 +1,352 @@
+//! The Diplomacy board as data: the generated geometry (regions, where
+//! units, names and centres go), parsed once, and the position to draw on
+//! it. Both the drawing ([`super::diplomacy`]) and the layout
+//! ([`super::diplomacy_layout`]) read these, so they sit below both.
+
+use super::RenderError;
+use games::diplomacy::Diplomacy;
+use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::order::{Order, OrderKind, Unit};
+use std::sync::OnceLock;
+
+/// The generated board geometry (see `tools/diplomacy-map/README.md`).
+pub static BOARD_DATA: &str = include_str!("../../../assets/diplomacy/standard-map.txt");
+
+/// Canvas width (the board data's `canvas` line; the board test checks they agree).
+pub const WIDTH: f64 = 1193.0;
+/// Canvas height.
+pub const HEIGHT: f64 = 1139.0;
+
+/// Whose ground a region of the board is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Owner {
+    /// A province of the map, by id.
+    Province(u8),
+    /// Land off the board (Ireland, Africa's interior, ...).
+    OffBoardLand,
+    /// Water off the board (the Caspian, the Sea of Marmara, ...).
+    OffBoardSea,
+}
+
+/// One polygon of the board: its outer ring, then its holes.
+#[derive(Debug, Clone)]
+pub struct Region {
+    /// Whose ground it is.
+    pub owner: Owner,
+    /// Rings of canvas points; the first is the outline, the rest are holes.
+    pub rings: Vec<Vec<(f64, f64)>>,
+}
+
+/// The board geometry, parsed from [`BOARD_DATA`].
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Canvas width and height in pixels.
+    pub size: (f64, f64),
+    /// Every polygon: together they tile the canvas.
+    pub regions: Vec<Region>,
+    /// Where a unit stands, by location id.
+    pub unit: Vec<(f64, f64)>,
+    /// Where a province's name goes, by province id.
+    pub label: Vec<(f64, f64)>,
+    /// Where a supply centre's marker goes, by province id (only centres have one).
+    pub centre: Vec<Option<(f64, f64)>>,
+    /// Where a unit dislodged in a province is drawn (beside its attacker), by province id.
+    pub dislodged: Vec<(f64, f64)>,
+    /// Adjacent provinces drawn with water between them instead of a border.
+    pub straits: Vec<Strait>,
+}
+
+/// Adjacent provinces drawn with water between them: the crossing is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Strait {
+    /// The two provinces.
+    pub provinces: (u8, u8),
+    /// The crossing's end on the first province's coast.
+    pub from: (f64, f64),
+    /// The crossing's end on the second province's coast.
+    pub to: (f64, f64),
+}
+
+/// Why board data could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("board data line {line}: {problem} (expected {expected})")]
+pub struct BoardError {
+    /// 1-based line number (0: the file as a whole).
+    pub line: usize,
+    /// What was wrong.
+    pub problem: String,
+    /// What the line should have been.
+    pub expected: &'static str,
+}
+
+impl Board {
+    /// Parses board data for `map`: every province needs a region, every
+    /// location a unit point, every province a label, every centre a marker.
+    pub fn parse(text: &str, map: &Map) -> Result<Board, BoardError> {
+        let err = |line: usize, problem: String, expected: &'static str| BoardError {
+            line,
+            problem,
+            expected,
+        };
+        let mut size = None;
+        let mut regions: Vec<Region> = Vec::new();
+        let mut unit = vec![None; map.location_count()];
+        let mut label = vec![None; map.province_count()];
+        let mut centre = vec![None; map.province_count()];
+        let mut dislodged = vec![None; map.province_count()];
+        let mut straits = Vec::new();
+        let number = |t: &str, n: usize| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| err(n, format!("{t:?} is not a number"), "a decimal number"))
+        };
+        let prov = |t: &str, n: usize| {
+            map.prov_by_abbr(t).ok_or_else(|| {
+                err(
+                    n,
+                    format!("unknown province {t:?}"),
+                    "a province abbreviation",
+                )
+            })
+        };
+        for (i, raw) in text.lines().enumerate() {
+            let n = i + 1;
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let ring = |ws: &[&str]| -> Result<Vec<(f64, f64)>, BoardError> {
+                let pts = ws
+                    .iter()
+                    .map(|w| {
+                        let (x, y) = w.split_once(',').ok_or_else(|| {
+                            err(n, format!("{w:?} is not a point"), "points as x,y")
+                        })?;
+                        Ok((number(x, n)?, number(y, n)?))
+                    })
+                    .collect::<Result<Vec<_>, BoardError>>()?;
+                if pts.len() < 3 {
+                    return Err(err(
+                        n,
+                        format!("a ring of {} points", pts.len()),
+                        "at least 3 points",
+                    ));
+                }
+                Ok(pts)
+            };
+            let point = |n: usize| -> Result<(f64, f64), BoardError> {
+                match words.get(2..) {
+                    Some([x, y]) => Ok((number(x, n)?, number(y, n)?)),
+                    _ => Err(err(n, format!("{line:?}"), "<kind> <name> <x> <y>")),
+                }
+            };
+            match words[0] {
+                "canvas" => match words.get(1..) {
+                    Some([w, h]) => size = Some((number(w, n)?, number(h, n)?)),
+                    _ => return Err(err(n, format!("{line:?}"), "canvas <width> <height>")),
+                },
+                "region" => {
+                    let owner = match words.get(1).copied() {
+                        Some("~land") => Owner::OffBoardLand,
+                        Some("~sea") => Owner::OffBoardSea,
+                        Some(p) => Owner::Province(prov(p, n)?),
+                        None => return Err(err(n, "no owner".into(), "region <owner> <x,y> ...")),
+                    };
+                    regions.push(Region {
+                        owner,
+                        rings: vec![ring(&words[2..])?],
+                    });
+                }
+                "hole" => {
+                    let r = ring(&words[1..])?;
+                    regions
+                        .last_mut()
+                        .ok_or_else(|| err(n, "a hole before any region".into(), "region first"))?
+                        .rings
+                        .push(r);
+                }
+                "unit" => {
+                    let l = words
+                        .get(1)
+                        .and_then(|w| map.loc_by_abbr(w))
+                        .ok_or_else(|| err(n, format!("{line:?}"), "unit <location> <x> <y>"))?;
+                    unit[l as usize] = Some(point(n)?);
+                }
+                "label" | "sc" | "dislodged" => {
+                    let p = prov(words.get(1).copied().unwrap_or(""), n)?;
+                    let at = Some(point(n)?);
+                    match words[0] {
+                        "label" => label[p as usize] = at,
+                        "sc" => centre[p as usize] = at,
+                        _ => dislodged[p as usize] = at,
+                    }
+                }
+                "strait" => match words.get(1..) {
+                    Some([a, b, x1, y1, x2, y2]) => straits.push(Strait {
+                        provinces: (prov(a, n)?, prov(b, n)?),
+                        from: (number(x1, n)?, number(y1, n)?),
+                        to: (number(x2, n)?, number(y2, n)?),
+                    }),
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!("{line:?}"),
+                            "strait <province> <province> <x1> <y1> <x2> <y2>",
+                        ));
+                    }
+                },
+                other => {
+                    return Err(err(
+                        n,
+                        format!("unknown line kind {other:?}"),
+                        "canvas, region, hole, unit, label, sc, dislodged or strait",
+                    ));
+                }
+            }
+        }
+        let size =
+            size.ok_or_else(|| err(0, "no canvas line".into(), "canvas <width> <height>"))?;
+        let mut has_region = vec![false; map.province_count()];
+        for r in &regions {
+            if let Owner::Province(p) = r.owner {
+                has_region[p as usize] = true;
+            }
+        }
+        let prov_name = |p: usize| map.prov(p as u8).abbr.clone();
+        if let Some(p) = has_region.iter().position(|h| !h) {
+            return Err(err(
+                0,
+                format!("{} has no region", prov_name(p)),
+                "a region per province",
+            ));
+        }
+        let unit = unit
+            .iter()
+            .enumerate()
+            .map(|(l, u)| {
+                u.ok_or_else(|| {
+                    err(
+                        0,
+                        format!("{} has no unit point", map.loc(l as u8).abbr),
+                        "a unit line per location",
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let per_province = |points: Vec<Option<(f64, f64)>>, what: &str, expected| {
+            points
+                .iter()
+                .enumerate()
+                .map(|(p, at)| {
+                    at.ok_or_else(|| err(0, format!("{} has no {what}", prov_name(p)), expected))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let label = per_province(label, "label", "a label line per province")?;
+        let dislodged = per_province(
+            dislodged,
+            "dislodged point",
+            "a dislodged line per province",
+        )?;
+        for (p, prov) in map.provinces().iter().enumerate() {
+            if prov.sc != centre[p].is_some() {
+                return Err(err(
+                    0,
+                    format!("{}: centre marker mismatch", prov.abbr),
+                    "an sc line per supply centre",
+                ));
+            }
+        }
+        Ok(Board {
+            size,
+            regions,
+            unit,
+            label,
+            centre,
+            dislodged,
+            straits,
+        })
+    }
+}
+
+/// The standard board, parsed once.
+pub fn board() -> Result<&'static Board, RenderError> {
+    static B: OnceLock<Result<Board, BoardError>> = OnceLock::new();
+    B.get_or_init(|| Board::parse(BOARD_DATA, Map::standard()))
+        .as_ref()
+        .map_err(|e| RenderError::State(e.to_string()))
+}
+
+/// A position to draw.
+#[derive(Debug, Clone, Default)]
+pub struct MapPosition {
+    /// Title line (phase name).
+    pub title: String,
+    /// Units on the board.
+    pub units: Vec<Unit>,
+    /// Dislodged units.
+    pub dislodged: Vec<Unit>,
+    /// Centre owner by province id.
+    pub owners: Vec<Option<Power>>,
+    /// Orders to draw, with whether each succeeded.
+    pub orders: Vec<(Power, Order, bool)>,
+    /// Who plays each power, for the legend (powers not listed show no name).
+    pub players: Vec<(Power, String)>,
+    /// Where each dislodged unit (by its location) may retreat to, drawn
+    /// as dotted lines while its owner chooses.
+    pub retreats: Vec<(u8, Vec<u8>)>,
+}
+
+impl MapPosition {
+    /// The current position of a game (no orders).
+    pub fn of_game(g: &Diplomacy) -> MapPosition {
+        MapPosition {
+            title: g.phase_name(),
+            units: g.units().to_vec(),
+            dislodged: g.dislodged().iter().map(|d| d.unit).collect(),
+            owners: g.owners().to_vec(),
+            orders: Vec::new(),
+            players: Vec::new(),
+            retreats: retreat_options(g),
+        }
+    }
+}
+
+/// The legal retreats of each dislodged unit, as the engine offers them to
+/// its owner (the retreat choices of the owner's view).
+fn retreat_options(g: &Diplomacy) -> Vec<(u8, Vec<u8>)> {
+    use games::seam::{ChoiceStyle, Game};
+    let m = Map::standard();
+    let mut out: Vec<(u8, Vec<u8>)> = g
+        .dislodged()
+        .iter()
+        .map(|d| (d.unit.loc, Vec::new()))
+        .collect();
+    if out.is_empty() {
+        return out;
+    }
+    let mut powers: Vec<Power> = g.dislodged().iter().map(|d| d.unit.power).collect();
+    powers.sort();
+    powers.dedup();
+    for p in powers {
+        let Some(seat) = g.seat_of(p) else { continue };
+        for c in g.view(Some(seat)).choices {
+            if c.style != ChoiceStyle::Select {
+                continue;
+            }
+            if let Ok(Order::Unit {
+                at,
+                kind: OrderKind::Retreat { to },
+                ..
+            }) = games::diplomacy::order::parse_order(m, &c.text)
+                && let Some((_, opts)) = out.iter_mut().find(|(l, _)| *l == at)
+                && !opts.contains(&to)
+            {
+                opts.push(to);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,923 @@
+//! No import cycle between the modules of a crate.
+//!
+//! Two modules that need each other can only be read together; a reader
+//! should be able to start at the bottom of a crate and climb. This test
+//! reads each crate's source files (from its `lib.rs` or `main.rs`, following
+//! `mod x;` declarations and `#[path]` attributes), collects which modules
+//! each file uses, and fails with the cycle spelled `a -> b -> c -> a` when
+//! any strongly connected component of that graph has more than one module.
+//!
+//! The rule, exactly:
+//! - A node is a module that has a file of its own. An inline `mod x { .. }`
+//!   (unit tests included) belongs to the file that holds it.
+//! - An edge `a -> b` is a path in `a` that names `b` or an item inside `b`:
+//!   `use crate::..`, `use super::..`, `use self::..`, a `use` whose first
+//!   segment is a child module, and the same four kinds of path written in
+//!   code (`crate::x::f()`, `super::T`, `self::x::T`, `child::f()`).
+//!   Naming an item through a `use` re-export counts as naming the module
+//!   that defines it (`use super::Game` where the parent has
+//!   `pub use game::Game` is an edge to `game`, not to the parent).
+//! - A child naming its parent's own items is an edge to the parent.
+//! - A module naming its own descendants is not an edge: `mod child;`,
+//!   `pub use child::Item` and the wiring a `lib.rs` or `mod.rs` does
+//!   (`child::f()`) make the parent the namespace and entry point of its
+//!   children, so "parent re-exports child" is never a cycle. The price: a
+//!   parent and its own child that need each other are not reported, so a
+//!   `mod.rs` keeps to declarations, re-exports, the types its children
+//!   share and the wiring. Mutual uses between modules where neither
+//!   contains the other (siblings, cousins, a module and its parent's
+//!   sibling) are all reported.
+//! - Paths into other crates, `std` and local names are not edges.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The crates checked, by name and crate root, relative to the workspace.
+const CHECKED_CRATES: &[(&str, &str)] = &[
+    ("games", "crates/games/src/lib.rs"),
+    ("store", "crates/store/src/lib.rs"),
+    ("host", "crates/host/src/lib.rs"),
+    ("render", "crates/render/src/lib.rs"),
+    ("gamehost", "src/lib.rs"),
+    ("gamehost (binary)", "src/main.rs"),
+];
+
+/// TODO(lead): the Discord crate is being restructured by command (issue 33,
+/// part 2) and still has cycles; it moves into `CHECKED_CRATES` once that
+/// lands. Listed here, and printed by the test, so it is not forgotten.
+const NOT_YET_CHECKED: &[(&str, &str)] = &[("discord", "crates/discord/src/lib.rs")];
+
+/// A module's path inside its crate: `["diplomacy", "game"]`; empty for the root.
+type ModulePath = Vec<String>;
+
+#[derive(Clone, Debug, PartialEq)]
+enum TokenKind {
+    Ident(String),
+    /// `::`
+    PathSep,
+    /// A string literal's contents (only `#[path = ".."]` reads them).
+    Str(String),
+    Punct(char),
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    kind: TokenKind,
+    line: usize,
+}
+
+/// Splits Rust source into identifiers, `::`, string literals and single
+/// punctuation, dropping comments, whitespace, numbers, chars and lifetimes,
+/// so that paths in comments and strings are never read as uses.
+fn tokenize(source: &str) -> Vec<Token> {
+    let chars: Vec<char> = source.chars().collect();
+    let mut tokens = Vec::new();
+    let mut line = 1;
+    let mut i = 0;
+    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+        } else if c.is_whitespace() {
+            i += 1;
+        } else if c == '/' && at(i + 1) == '/' {
+            while i < chars.len() && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && at(i + 1) == '*' {
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && at(i + 1) == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && at(i + 1) == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+            }
+        } else if c == '"' {
+            let start_line = line;
+            let mut text = String::new();
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if at(i) == '\n' {
+                    line += 1;
+                }
+                text.push(at(i));
+                i += 1;
+            }
+            i += 1;
+            tokens.push(Token {
+                kind: TokenKind::Str(text),
+                line: start_line,
+            });
+        } else if c == '\'' {
+            // A char literal ('x', '\n', '\u{..}') or a lifetime ('a).
+            if at(i + 1) == '\\' {
+                // Past the backslash and the escaped char, so '\'' ends right.
+                i += 3;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if at(i + 2) == '\'' {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let raw_string = matches!(word.as_str(), "r" | "br" | "cr")
+                && (at(i) == '"' || (at(i) == '#' && matches!(at(i + 1), '#' | '"')));
+            if raw_string {
+                let mut hashes = 0;
+                while at(i) == '#' {
+                    hashes += 1;
+                    i += 1;
+                }
+                i += 1;
+                let closing: Vec<char> = std::iter::once('"')
+                    .chain(std::iter::repeat_n('#', hashes))
+                    .collect();
+                while i < chars.len() && !chars[i..].starts_with(&closing) {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                i += closing.len();
+            } else {
+                tokens.push(Token {
+                    kind: TokenKind::Ident(word),
+                    line,
+                });
+            }
+        } else if c.is_ascii_digit() {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+        } else if c == ':' && at(i + 1) == ':' {
+            tokens.push(Token {
+                kind: TokenKind::PathSep,
+                line,
+            });
+            i += 2;
+        } else {
+            tokens.push(Token {
+                kind: TokenKind::Punct(c),
+                line,
+            });
+            i += 1;
+        }
+    }
+    tokens
+}
+
+/// One path a file names, in the (possibly inline) module it is written in.
+#[derive(Clone, Debug)]
+struct NamedPath {
+    /// Inline modules between the file's module and the path.
+    inline_scope: Vec<String>,
+    segments: Vec<String>,
+    /// The name a `use` binds (its last segment or its `as` name); `None`
+    /// for a glob or a path written in code.
+    binding: Option<String>,
+    /// A path in code rather than in a `use`.
+    in_code: bool,
+    line: usize,
+}
+
+/// A `mod x;` declaration: the child's file is found from it.
+#[derive(Clone, Debug)]
+struct ModDeclaration {
+    inline_scope: Vec<String>,
+    name: String,
+    path_attribute: Option<String>,
+}
+
+/// What one file declares and names.
+#[derive(Debug, Default)]
+struct ParsedFile {
+    declarations: Vec<ModDeclaration>,
+    inline_modules: Vec<Vec<String>>,
+    paths: Vec<NamedPath>,
+}
+
+fn ident(tokens: &[Token], i: usize) -> Option<&str> {
+    match tokens.get(i).map(|t| &t.kind) {
+        Some(TokenKind::Ident(name)) => Some(name),
+        _ => None,
+    }
+}
+
+fn is(tokens: &[Token], i: usize, kind: &TokenKind) -> bool {
+    tokens.get(i).is_some_and(|t| &t.kind == kind)
+}
+
+/// Reads the use tree starting at `*i` under `prefix`, up to the `,`, `}`
+/// or `;` that ends it, and pushes each leaf as `(segments, binding)`.
+fn parse_use_tree(
+    tokens: &[Token],
+    i: &mut usize,
+    prefix: Vec<String>,
+    leaves: &mut Vec<(Vec<String>, Option<String>)>,
+) {
+    let mut segments = prefix;
+    loop {
+        match tokens.get(*i).map(|t| &t.kind) {
+            Some(TokenKind::PathSep) => *i += 1,
+            Some(TokenKind::Ident(name)) if name == "as" => {
+                *i += 1;
+                let alias = ident(tokens, *i).map(str::to_string);
+                *i += 1;
+                leaves.push((segments, alias));
+                return;
+            }
+            Some(TokenKind::Ident(name)) => {
+                segments.push(name.clone());
+                *i += 1;
+            }
+            Some(TokenKind::Punct('*')) => {
+                *i += 1;
+                leaves.push((segments, None));
+                return;
+            }
+            Some(TokenKind::Punct('{')) => {
+                *i += 1;
+                while *i < tokens.len() && !is(tokens, *i, &TokenKind::Punct('}')) {
+                    parse_use_tree(tokens, i, segments.clone(), leaves);
+                    if is(tokens, *i, &TokenKind::Punct(',')) {
+                        *i += 1;
+                    }
+                }
+                *i += 1;
+                return;
+            }
+            _ => {
+                // `use a::b::{self}` binds `b`.
+                if segments.last().map(String::as_str) == Some("self") {
+                    segments.pop();
+                }
+                let binding = segments.last().cloned();
+                leaves.push((segments, binding));
+                return;
+            }
+        }
+    }
+}
+
+/// Reads one file's module declarations, inline modules and named paths.
+fn parse_file(source: &str) -> ParsedFile {
+    let tokens = tokenize(source);
+    let mut parsed = ParsedFile::default();
+    let mut scope: Vec<String> = Vec::new();
+    // One entry per open brace: whether it opened an inline module.
+    let mut braces: Vec<bool> = Vec::new();
+    let mut path_attribute: Option<String> = None;
+    let mut i = 0;
+    while i < tokens.len() {
+        let previous_is_path_sep = i > 0 && is(&tokens, i - 1, &TokenKind::PathSep);
+        match &tokens[i].kind {
+            TokenKind::Punct('{') => {
+                braces.push(false);
+                i += 1;
+            }
+            TokenKind::Punct('}') => {
+                if braces.pop() == Some(true) {
+                    scope.pop();
+                }
+                path_attribute = None;
+                i += 1;
+            }
+            TokenKind::Punct(';') => {
+                path_attribute = None;
+                i += 1;
+            }
+            TokenKind::Punct('#')
+                if is(&tokens, i + 1, &TokenKind::Punct('['))
+                    && ident(&tokens, i + 2) == Some("path")
+                    && is(&tokens, i + 3, &TokenKind::Punct('=')) =>
+            {
+                if let Some(TokenKind::Str(path)) = tokens.get(i + 4).map(|t| &t.kind) {
+                    path_attribute = Some(path.clone());
+                }
+                i += 5;
+            }
+            TokenKind::Ident(word) if word == "mod" && ident(&tokens, i + 1).is_some() => {
+                let name = ident(&tokens, i + 1).unwrap_or_default().to_string();
+                if is(&tokens, i + 2, &TokenKind::Punct('{')) {
+                    scope.push(name);
+                    parsed.inline_modules.push(scope.clone());
+                    braces.push(true);
+                    i += 3;
+                } else {
+                    parsed.declarations.push(ModDeclaration {
+                        inline_scope: scope.clone(),
+                        name,
+                        path_attribute: path_attribute.take(),
+                    });
+                    i += 2;
+                }
+            }
+            TokenKind::Ident(word) if word == "use" && !previous_is_path_sep => {
+                let line = tokens[i].line;
+                i += 1;
+                let mut leaves = Vec::new();
+                while i < tokens.len() && !is(&tokens, i, &TokenKind::Punct(';')) {
+                    let before = i;
+                    parse_use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
+                    if i == before {
+                        i += 1;
+                    }
+                }
+                for (segments, binding) in leaves {
+                    parsed.paths.push(NamedPath {
+                        inline_scope: scope.clone(),
+                        segments,
+                        binding,
+                        in_code: false,
+                        line,
+                    });
+                }
+            }
+            TokenKind::Ident(_)
+                if is(&tokens, i + 1, &TokenKind::PathSep) && !previous_is_path_sep =>
+            {
+                let line = tokens[i].line;
+                let mut segments = Vec::new();
+                while let Some(name) = ident(&tokens, i) {
+                    segments.push(name.to_string());
+                    if is(&tokens, i + 1, &TokenKind::PathSep) && ident(&tokens, i + 2).is_some() {
+                        i += 2;
+                    } else {
+                        break;
+                    }
+                }
+                i += 1;
+                parsed.paths.push(NamedPath {
+                    inline_scope: scope.clone(),
+                    segments,
+                    binding: None,
+                    in_code: true,
+                    line,
+                });
+            }
+            _ => i += 1,
+        }
+    }
+    parsed
+}
+
+/// Why an edge exists: the first place it is named.
+#[derive(Clone, Debug)]
+struct Evidence {
+    file: PathBuf,
+    line: usize,
+    path: String,
+}
+
+/// A crate's modules and the uses between them.
+#[derive(Debug, Default)]
+struct ModuleGraph {
+    /// Every module, inline ones included, mapped to the module of its file.
+    file_module_of: BTreeMap<ModulePath, ModulePath>,
+    /// Per module (inline ones included): the names its `use`s bind, each
+    /// to the absolute path it names (`None` outside this crate).
+    bindings: BTreeMap<ModulePath, BTreeMap<String, Option<Vec<String>>>>,
+    /// Edges between file modules, with where each is first named.
+    edges: BTreeMap<ModulePath, BTreeMap<ModulePath, Evidence>>,
+}
+
+/// A parsed file and where it sits in the crate.
+struct LoadedFile {
+    file: PathBuf,
+    module: ModulePath,
+    parsed: ParsedFile,
+}
+
+/// Follows `mod` declarations from the crate root, reading each file with
+/// `read` (the disk, or a map in the checker's own tests).
+fn load_crate(
+    root: &Path,
+    read: &dyn Fn(&Path) -> Option<String>,
+) -> Result<Vec<LoadedFile>, String> {
+    let mut loaded = Vec::new();
+    let mut pending = vec![(root.to_path_buf(), ModulePath::new(), true)];
+    while let Some((file, module, owns_directory)) = pending.pop() {
+        let source = read(&file).ok_or_else(|| format!("cannot read {}", file.display()))?;
+        let parsed = parse_file(&source);
+        let directory = file.parent().unwrap_or(Path::new("")).to_path_buf();
+        // `a.rs`'s children live in `a/`; `mod.rs`, `lib.rs`, `main.rs` own their directory.
+        let children_directory = if owns_directory {
+            directory.clone()
+        } else {
+            directory.join(file.file_stem().unwrap_or_default())
+        };
+        for declaration in &parsed.declarations {
+            let mut child = module.clone();
+            child.extend(declaration.inline_scope.iter().cloned());
+            child.push(declaration.name.clone());
+            let mut child_directory = children_directory.clone();
+            child_directory.extend(declaration.inline_scope.iter());
+            let candidates = match &declaration.path_attribute {
+                Some(path) => vec![(directory.join(path), path.ends_with("mod.rs"))],
+                None => vec![
+                    (
+                        child_directory.join(format!("{}.rs", declaration.name)),
+                        false,
+                    ),
+                    (child_directory.join(&declaration.name).join("mod.rs"), true),
+                ],
+            };
+            let found = candidates
+                .into_iter()
+                .find(|(path, _)| read(path).is_some());
+            let (child_file, child_owns_directory) = found.ok_or_else(|| {
+                format!(
+                    "no file for module {} declared in {}",
+                    child.join("::"),
+                    file.display()
+                )
+            })?;
+            pending.push((child_file, child, child_owns_directory));
+        }
+        loaded.push(LoadedFile {
+            file,
+            module,
+            parsed,
+        });
+    }
+    Ok(loaded)
+}
+
+impl ModuleGraph {
+    /// Builds the graph of the crate whose root file is `root`.
+    fn build(root: &Path, read: &dyn Fn(&Path) -> Option<String>) -> Result<Self, String> {
+        let files = load_crate(root, read)?;
+        let mut graph = ModuleGraph::default();
+        for loaded in &files {
+            graph
+                .file_module_of
+                .insert(loaded.module.clone(), loaded.module.clone());
+            for inline in &loaded.parsed.inline_modules {
+                let mut module = loaded.module.clone();
+                module.extend(inline.iter().cloned());
+                graph.file_module_of.insert(module, loaded.module.clone());
+            }
+        }
+        for loaded in &files {
+            for named in loaded.parsed.paths.iter().filter(|named| !named.in_code) {
+                let scope = scope_of(&loaded.module, named);
+                let absolute = graph.absolute(&scope, &named.segments);
+                if let Some(binding) = &named.binding {
+                    graph
+                        .bindings
+                        .entry(scope)
+                        .or_default()
+                        .insert(binding.clone(), absolute);
+                }
+            }
+        }
+        for loaded in &files {
+            for named in &loaded.parsed.paths {
+                let scope = scope_of(&loaded.module, named);
+                let Some(absolute) = graph.absolute(&scope, &named.segments) else {
+                    continue;
+                };
+                let Some(target) = graph.locate(&absolute, 0) else {
+                    continue;
+                };
+                let source = &loaded.module;
+                let names_own_descendant = target.starts_with(source);
+                if names_own_descendant {
+                    continue;
+                }
+                graph
+                    .edges
+                    .entry(source.clone())
+                    .or_default()
+                    .entry(target)
+                    .or_insert_with(|| Evidence {
+                        file: loaded.file.clone(),
+                        line: named.line,
+                        path: named.segments.join("::"),
+                    });
+            }
+        }
+        Ok(graph)
+    }
+
+    /// The crate-absolute path a path written in `scope` names, or `None`
+    /// when it leaves the crate (another crate, `std`, a local name).
+    fn absolute(&self, scope: &[String], segments: &[String]) -> Option<Vec<String>> {
+        let first = segments.first()?;
+        match first.as_str() {
+            "crate" => Some(segments[1..].to_vec()),
+            "self" => Some([scope, &segments[1..]].concat()),
+            "super" => {
+                let supers = segments.iter().take_while(|s| *s == "super").count();
+                let base = scope.len().checked_sub(supers)?;
+                Some([&scope[..base], &segments[supers..]].concat())
+            }
+            child => {
+                let mut module = scope.to_vec();
+                module.push(child.to_string());
+                self.file_module_of
+                    .contains_key(&module)
+                    .then(|| [scope, segments].concat())
+            }
+        }
+    }
+
+    /// The file module that defines what `absolute` names, following `use`
+    /// bindings (re-exports) so a name is charged to where it is defined.
+    fn locate(&self, absolute: &[String], depth: usize) -> Option<ModulePath> {
+        let known = (0..=absolute.len())
+            .rev()
+            .find(|&length| self.file_module_of.contains_key(&absolute[..length]))?;
+        let module = &absolute[..known];
+        if known < absolute.len() && depth < 16 {
+            let bound = self
+                .bindings
+                .get(module)
+                .and_then(|names| names.get(&absolute[known]));
+            if let Some(target) = bound {
+                let mut next = target.clone()?;
+                next.extend(absolute[known + 1..].iter().cloned());
+                return self.locate(&next, depth + 1);
+            }
+        }
+        self.file_module_of.get(module).cloned()
+    }
+
+    /// One cycle per strongly connected component of more than one module,
+    /// as the modules around it from and back to the first, with the
+    /// component (which may hold more modules than the one cycle shows).
+    fn cycles(&self) -> Vec<(Vec<ModulePath>, BTreeSet<ModulePath>)> {
+        let nodes: Vec<&ModulePath> = self
+            .file_module_of
+            .iter()
+            .filter(|(module, file_module)| module == file_module)
+            .map(|(module, _)| module)
+            .collect();
+        strongly_connected(&nodes, &self.edges)
+            .into_iter()
+            .filter(|component| component.len() > 1)
+            .map(|component| (self.cycle_within(&component), component))
+            .collect()
+    }
+
+    /// A shortest cycle through the component's first module, staying
+    /// inside the component (breadth-first, so the printed cycle is short).
+    fn cycle_within(&self, component: &BTreeSet<ModulePath>) -> Vec<ModulePath> {
+        let start = component.iter().next().cloned().unwrap_or_default();
+        let mut came_from: BTreeMap<ModulePath, ModulePath> = BTreeMap::new();
+        let mut queue = std::collections::VecDeque::from([start.clone()]);
+        while let Some(module) = queue.pop_front() {
+            for next in self
+                .edges
+                .get(&module)
+                .into_iter()
+                .flat_map(|targets| targets.keys())
+            {
+                if !component.contains(next) {
+                    continue;
+                }
+                if next == &start {
+                    let mut way_back = Vec::new();
+                    let mut step = module.clone();
+                    while step != start {
+                        way_back.push(step.clone());
+                        step = came_from[&step].clone();
+                    }
+                    way_back.reverse();
+                    return [vec![start.clone()], way_back, vec![start]].concat();
+                }
+                if !came_from.contains_key(next) {
+                    came_from.insert(next.clone(), module.clone());
+                    queue.push_back(next.clone());
+                }
+            }
+        }
+        vec![start]
+    }
+
+    /// A cycle as `a -> b -> a`, with where each step is named and every
+    /// module of its component.
+    fn describe(
+        &self,
+        crate_name: &str,
+        cycle: &[ModulePath],
+        component: &BTreeSet<ModulePath>,
+    ) -> String {
+        let names: Vec<String> = cycle
+            .iter()
+            .map(|module| module_name(crate_name, module))
+            .collect();
+        let mut text = names.join(" -> ");
+        if component.len() + 1 > cycle.len() {
+            let members: Vec<String> = component
+                .iter()
+                .map(|module| module_name(crate_name, module))
+                .collect();
+            text.push_str(&format!("\n    (one cycle of {{{}}})", members.join(", ")));
+        }
+        for pair in cycle.windows(2) {
+            if let Some(evidence) = self
+                .edges
+                .get(&pair[0])
+                .and_then(|targets| targets.get(&pair[1]))
+            {
+                text.push_str(&format!(
+                    "\n    {} -> {}: `{}` at {}:{}",
+                    module_name(crate_name, &pair[0]),
+                    module_name(crate_name, &pair[1]),
+                    evidence.path,
+                    workspace_relative(&evidence.file).display(),
+                    evidence.line,
+                ));
+            }
+        }
+        text
+    }
+}
+
+/// A file's path from the workspace root, for short messages.
+fn workspace_relative(file: &Path) -> &Path {
+    file.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap_or(file)
+}
+
+/// The module a named path is written in: its file's module and inline scope.
+fn scope_of(file_module: &[String], named: &NamedPath) -> ModulePath {
+    [file_module, &named.inline_scope].concat()
+}
+
+fn module_name(crate_name: &str, module: &[String]) -> String {
+    if module.is_empty() {
+        format!("{crate_name} (root)")
+    } else {
+        module.join("::")
+    }
+}
+
+/// Tarjan's algorithm: the strongly connected components of the graph.
+fn strongly_connected(
+    nodes: &[&ModulePath],
+    edges: &BTreeMap<ModulePath, BTreeMap<ModulePath, Evidence>>,
+) -> Vec<BTreeSet<ModulePath>> {
+    struct Search<'a> {
+        edges: &'a BTreeMap<ModulePath, BTreeMap<ModulePath, Evidence>>,
+        index: BTreeMap<ModulePath, usize>,
+        low: BTreeMap<ModulePath, usize>,
+        stack: Vec<ModulePath>,
+        on_stack: BTreeSet<ModulePath>,
+        components: Vec<BTreeSet<ModulePath>>,
+    }
+    impl Search<'_> {
+        fn visit(&mut self, node: &ModulePath) {
+            let order = self.index.len();
+            self.index.insert(node.clone(), order);
+            self.low.insert(node.clone(), order);
+            self.stack.push(node.clone());
+            self.on_stack.insert(node.clone());
+            let edges = self.edges;
+            for next in edges
+                .get(node)
+                .into_iter()
+                .flat_map(|targets| targets.keys())
+            {
+                if !self.index.contains_key(next) {
+                    self.visit(next);
+                    let low = self.low[node].min(self.low[next]);
+                    self.low.insert(node.clone(), low);
+                } else if self.on_stack.contains(next) {
+                    let low = self.low[node].min(self.index[next]);
+                    self.low.insert(node.clone(), low);
+                }
+            }
+            if self.low[node] == self.index[node] {
+                let mut component = BTreeSet::new();
+                while let Some(member) = self.stack.pop() {
+                    self.on_stack.remove(&member);
+                    let done = &member == node;
+                    component.insert(member);
+                    if done {
+                        break;
+                    }
+                }
+                self.components.push(component);
+            }
+        }
+    }
+    let mut search = Search {
+        edges,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        components: Vec::new(),
+    };
+    for node in nodes {
+        if !search.index.contains_key(*node) {
+            search.visit(node);
+        }
+    }
+    search.components
+}
+
+/// The workspace's crates, checked from disk.
+#[test]
+fn no_crate_has_a_module_cycle() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |path: &Path| std::fs::read_to_string(path).ok();
+    let mut failures = Vec::new();
+    for (crate_name, root) in CHECKED_CRATES {
+        let graph = ModuleGraph::build(&workspace.join(root), &read)
+            .unwrap_or_else(|error| panic!("{crate_name}: {error}"));
+        for (cycle, component) in graph.cycles() {
+            failures.push(format!(
+                "{crate_name}: {}",
+                graph.describe(crate_name, &cycle, &component)
+            ));
+        }
+    }
+    for (crate_name, root) in NOT_YET_CHECKED {
+        eprintln!(
+            "module_cycles: not yet checked (TODO, being restructured): {crate_name} ({root})"
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "module cycles (move the shared part below both modules):\n{}",
+        failures.join("\n")
+    );
+}
+
+/// The crates not yet checked still exist, so the TODO list stays true.
+#[test]
+fn crates_not_yet_checked_exist() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (crate_name, root) in NOT_YET_CHECKED {
+        assert!(
+            workspace.join(root).exists(),
+            "{crate_name}: {root} is gone; drop it from NOT_YET_CHECKED"
+        );
+    }
+}
+
+/// Builds a graph from in-memory files named relative to `src/`.
+fn graph_of(files: &[(&str, &str)]) -> ModuleGraph {
+    let files: BTreeMap<PathBuf, String> = files
+        .iter()
+        .map(|(path, source)| (Path::new("src").join(path), source.to_string()))
+        .collect();
+    let read = |path: &Path| files.get(path).cloned();
+    ModuleGraph::build(Path::new("src/lib.rs"), &read).expect("example crate loads")
+}
+
+fn cycle_names(graph: &ModuleGraph) -> Vec<String> {
+    graph
+        .cycles()
+        .iter()
+        .map(|(cycle, _)| {
+            cycle
+                .iter()
+                .map(|module| module_name("example", module))
+                .collect::<Vec<_>>()
+                .join(" -> ")
+        })
+        .collect()
+}
+
+#[test]
+fn a_cycle_of_three_siblings_is_found_and_printed_in_order() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod a; mod b; mod c;"),
+        ("a.rs", "use crate::b::Thing;"),
+        ("b.rs", "pub struct Thing; fn f() { super::c::g(); }"),
+        (
+            "c.rs",
+            "pub fn g() {} fn h() -> crate::a::Other { todo!() }",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), ["a -> b -> c -> a"]);
+}
+
+#[test]
+fn a_tree_of_modules_passes() {
+    let graph = graph_of(&[
+        ("lib.rs", "pub mod game; pub mod ai; pub use game::Game;"),
+        (
+            "game/mod.rs",
+            "mod state; pub use state::State; pub struct Game(State);",
+        ),
+        ("game/state.rs", "pub struct State;"),
+        (
+            "ai.rs",
+            "use crate::Game; use super::game::State; #[cfg(test)] mod tests { use super::*; }",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
+    let ai_uses: Vec<&ModulePath> = graph.edges[&vec!["ai".to_string()]].keys().collect();
+    assert_eq!(
+        ai_uses,
+        [
+            &vec!["game".to_string()],
+            &vec!["game".to_string(), "state".to_string()]
+        ]
+    );
+}
+
+#[test]
+fn a_parent_wiring_its_child_is_not_an_edge_but_a_child_using_its_uncle_is() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod game; mod board;"),
+        (
+            "game/mod.rs",
+            "mod ai; pub struct Game; fn play() { ai::choose(); }",
+        ),
+        (
+            "game/ai.rs",
+            "use super::Game; use crate::board::draw; pub fn choose() {}",
+        ),
+        ("board.rs", "pub fn draw() { crate::game::ai::choose(); }"),
+    ]);
+    assert!(
+        !graph.edges.contains_key(&vec!["game".to_string()]),
+        "{:?}",
+        graph.edges
+    );
+    assert_eq!(cycle_names(&graph), ["board -> game::ai -> board"]);
+}
+
+#[test]
+fn a_parent_reexporting_its_child_is_not_a_cycle() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod game;"),
+        (
+            "game/mod.rs",
+            "mod ai; pub use ai::choose; pub use self::ai::Other; pub struct Game;",
+        ),
+        (
+            "game/ai.rs",
+            "use super::Game; pub fn choose() {} pub struct Other;",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
+}
+
+#[test]
+fn a_use_through_a_reexport_is_charged_to_the_defining_module() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod game; mod ai; pub use ai::choose;"),
+        ("game.rs", "fn f() { crate::choose(); }"),
+        ("ai.rs", "use crate::game; pub fn choose() {}"),
+    ]);
+    assert_eq!(cycle_names(&graph), ["ai -> game -> ai"]);
+}
+
+#[test]
+fn comments_strings_inline_modules_and_other_crates_are_not_uses() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod a; mod b;"),
+        (
+            "a.rs",
+            "// use crate::b;\n/* crate::b::X */ const S: &str = \"crate::b\"; const R: &str = r#\"super::b\"#;\nfn f<'a>(c: char) -> bool { c == 'x' || c == '\\'' || other::b::g() }\nmod inner { use super::super::a::Y; }",
+        ),
+        ("b.rs", "use crate::a::Y;"),
+    ]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
+    assert!(
+        !graph.edges.contains_key(&vec!["a".to_string()]),
+        "{:?}",
+        graph.edges
+    );
+}
+
+#[test]
+fn a_path_attribute_locates_the_child_file() {
+    let graph = graph_of(&[
+        ("lib.rs", "#[path = \"elsewhere/impl.rs\"] mod a; mod b;"),
+        ("elsewhere/impl.rs", "use crate::b::X;"),
+        ("b.rs", "use crate::a::Y; pub struct X;"),
+    ]);
+    assert_eq!(cycle_names(&graph), ["a -> b -> a"]);
+}
