@@ -273,7 +273,7 @@ pub struct PgTx<'a> {
     /// this transaction: it is lost, and worth running again from the start.
     pub lost_to: Option<String>,
     /// Whether an error of this transaction was the connection being lost
-    /// (see `postgres_store::connection_lost`): nothing was committed, and
+    /// (see `StoreError::is_connection_lost`): nothing was committed, and
     /// the work is worth running again on a new connection.
     pub disconnected: bool,
 }
@@ -338,10 +338,10 @@ impl Conn<'_> {
     /// the connection (see [`PgTx::disconnected`]).
     fn noting_lost<T>(&self, op: impl FnOnce() -> Result<T, StoreError>) -> Result<T, StoreError> {
         let out = op();
-        if let (Conn::Pg(cell), Err(StoreError::Postgres(e))) = (self, &out) {
+        if let (Conn::Pg(cell), Err(err @ StoreError::Postgres(e))) = (self, &out) {
             if let Some(code) = retryable_sqlstate(e) {
                 cell.borrow_mut().lost_to = Some(code);
-            } else if super::postgres_store::connection_lost(e) {
+            } else if err.is_connection_lost() {
                 cell.borrow_mut().disconnected = true;
             }
         }

@@ -22,7 +22,7 @@
 //! signed by a public CA. As in libpq 16, `sslrootcert=system` with a mode
 //! weaker than `verify-full` is refused (a public CA signs anybody's host).
 
-use super::redact::redact_url;
+use super::redact::{percent_decode, redact_url};
 use postgres::tls::{ChannelBinding, MakeTlsConnect, TlsConnect};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
@@ -421,30 +421,6 @@ fn keyword_pairs(conn: &str) -> Result<Vec<(String, String, String)>, String> {
         pairs.push((key, value, conn[start..end].to_string()));
     }
     Ok(pairs)
-}
-
-/// `%XX` escapes decoded (invalid ones kept as written).
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Accepts any certificate (`prefer`, `require` without roots: libpq's

@@ -143,8 +143,9 @@ fn keyword_value(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String
     value
 }
 
-/// `%XX` escapes decoded (invalid ones kept as written), for comparing keys.
-fn percent_decode(s: &str) -> String {
+/// `%XX` escapes decoded (invalid ones kept as written), for comparing keys
+/// (and for reading the TLS settings out of a URL).
+pub(crate) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
