@@ -152,27 +152,7 @@ fn games_between_the_same_players_from_several_stores_count_every_result_once() 
     });
     let total = THREADS * GAMES_EACH;
     let host = &hosts[0];
-    for player in ["alice", "bob"] {
-        let entry = host
-            .rating_of(Some("guild"), "rps", player)
-            .unwrap()
-            .expect("rated");
-        assert_eq!(entry.games as usize, total, "{player}'s rated games");
-        let profile = host.profile(Some("guild"), player).unwrap();
-        let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
-        assert_eq!(rps.games as usize, total, "{player}'s finished games");
-        assert_eq!(
-            (rps.wins + rps.losses) as usize,
-            total,
-            "{player}'s results"
-        );
-        let reliability = host.reliability(Some("guild"), player).unwrap();
-        assert_eq!(
-            reliability.turns_awaited as usize, total,
-            "{player}'s awaited turns (one per game)"
-        );
-        assert_one_rating_chain(host.store(), player, total);
-    }
+    assert_each_result_counted_once(host, total);
 }
 
 /// Set in a child process of the two-process test: the database it plays
@@ -272,27 +252,7 @@ fn games_between_the_same_players_from_two_os_processes_count_every_result_once(
         );
     }
     let total = 2 * PROCESS_GAMES;
-    for player in ["alice", "bob"] {
-        let entry = host
-            .rating_of(Some("guild"), "rps", player)
-            .unwrap()
-            .expect("rated");
-        assert_eq!(entry.games as usize, total, "{player}'s rated games");
-        let profile = host.profile(Some("guild"), player).unwrap();
-        let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
-        assert_eq!(rps.games as usize, total, "{player}'s finished games");
-        assert_eq!(
-            (rps.wins + rps.losses) as usize,
-            total,
-            "{player}'s results"
-        );
-        let reliability = host.reliability(Some("guild"), player).unwrap();
-        assert_eq!(
-            reliability.turns_awaited as usize, total,
-            "{player}'s awaited turns (one per game)"
-        );
-        assert_one_rating_chain(host.store(), player, total);
-    }
+    assert_each_result_counted_once(&host, total);
 }
 
 /// Two games' ids, created through `host` (rows to lock).
@@ -447,5 +407,31 @@ fn a_postgresql_error_line_carries_the_servers_reason() {
         "constraint games_one_active_per_channel",
     ] {
         assert!(line.contains(part), "{line:?} lacks {part:?}");
+    }
+}
+
+/// Alice's and Bob's ratings, profiles, reliability and rating chain each
+/// count exactly `total` games: none lost, none twice.
+fn assert_each_result_counted_once(host: &Host, total: usize) {
+    for player in ["alice", "bob"] {
+        let entry = host
+            .rating_of(Some("guild"), "rps", player)
+            .unwrap()
+            .expect("rated");
+        assert_eq!(entry.games as usize, total, "{player}'s rated games");
+        let profile = host.profile(Some("guild"), player).unwrap();
+        let rps = profile.kinds.iter().find(|k| k.kind == "rps").unwrap();
+        assert_eq!(rps.games as usize, total, "{player}'s finished games");
+        assert_eq!(
+            (rps.wins + rps.losses) as usize,
+            total,
+            "{player}'s results"
+        );
+        let reliability = host.reliability(Some("guild"), player).unwrap();
+        assert_eq!(
+            reliability.turns_awaited as usize, total,
+            "{player}'s awaited turns (one per game)"
+        );
+        assert_one_rating_chain(host.store(), player, total);
     }
 }
