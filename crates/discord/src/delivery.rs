@@ -9,10 +9,12 @@
 //! rate limiter makes a request wait for its own bucket only, so a busy
 //! or rate-limited thread holds back its own game and no other.
 //!
-//! Within a lane, a run of DMs to different players (a phase's prompts to
-//! seven powers) goes out at once: they share no channel, so their order
-//! among themselves is nobody's to see, and the last player no longer waits
-//! for six round trips and six private maps before theirs.
+//! Within a lane, each channel keeps its order and channels go at once:
+//! the game's channel and thread are one stream, each player's DMs another
+//! (a phase's prompts to seven powers go out beside the channel's message
+//! and its images, so no player waits for the channel's pictures or for
+//! another player's prompt). Only a game's start holds its DMs back: it
+//! opens the thread they link to.
 //!
 //! A row that fails for a reason worth retrying (a 5xx, a network error)
 //! ends its lane: that game backs off (doubling, from
@@ -24,7 +26,7 @@
 
 use super::Data;
 use super::outbox::{Fate, deliver};
-use host::{OutboxItem, Target};
+use host::{AnnouncementKind, OutboxItem, Target};
 use poise::serenity_prelude::Http;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -233,76 +235,180 @@ async fn lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> 
     }
 }
 
-/// Delivers one game's rows in order (a run of DMs to different players
-/// at once), marking each sent; stops after the first batch with a row to
-/// retry (the later ones must not overtake it).
+/// Delivers one game's rows, marking each sent: segment after segment,
+/// and within a segment each stream in its own order, the streams at once.
+/// Ends with a retry when any stream had a row to retry; no row of a later
+/// segment goes out then (it must not overtake the failed one).
 async fn deliver_lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> LaneEnd {
-    for batch in batches(rows) {
+    let dm_kinds = DmKinds::of(&data);
+    let plan = plan_lane(rows, &dm_kinds);
+    // A lobby change superseded by a later one would be an edit nobody
+    // sees: the later row shows the lobby as it is now.
+    for id in plan.superseded {
+        mark_sent(&data, id).await;
+    }
+    for segment in plan.segments {
         if data.wake.stopping() {
             return LaneEnd::Stopped;
         }
-        if !deliver_batch(&http, &data, game, batch).await {
-            return LaneEnd::Retry;
+        match deliver_segment(&http, &data, game, segment).await {
+            LaneEnd::Delivered => {}
+            end => return end,
         }
     }
     LaneEnd::Delivered
 }
 
-/// Splits a game's rows, in order, into batches that may go out at once:
-/// a run of DMs to different users, or a single row.
-fn batches(rows: Vec<OutboxItem>) -> Vec<Vec<OutboxItem>> {
-    let mut out: Vec<Vec<OutboxItem>> = Vec::new();
-    for item in rows {
-        let joins_last = match (&item.target, out.last()) {
-            (Target::User(user), Some(last)) => last
-                .iter()
-                .all(|other| matches!(&other.target, Target::User(u) if u != user)),
-            _ => false,
-        };
-        match out.last_mut() {
-            Some(last) if joins_last => last.push(item),
-            _ => out.push(vec![item]),
-        }
+/// Which game kinds prompt by DM (their moves are hidden): only their rows
+/// to a user go to a DM channel; the other kinds prompt in the game's
+/// channel, so their rows to a user belong to the channel's stream.
+struct DmKinds(HashSet<String>);
+
+impl DmKinds {
+    fn of(data: &Data) -> DmKinds {
+        let registry = data.host.registry();
+        DmKinds(
+            registry
+                .names()
+                .into_iter()
+                .filter(|name| registry.get(name).is_ok_and(|k| !k.moves_in_channel))
+                .map(str::to_string)
+                .collect(),
+        )
     }
-    out
 }
 
-/// Delivers a batch (its rows at once when several) and marks the
-/// delivered ones sent; false when a row must be tried again.
-async fn deliver_batch(http: &Arc<Http>, data: &Data, game: i64, batch: Vec<OutboxItem>) -> bool {
-    let fates: Vec<(i64, Fate)> = if let [item] = batch.as_slice() {
-        vec![(item.id, deliver(http, data, item).await)]
-    } else {
-        let mut sends = JoinSet::new();
-        for item in batch {
-            let (http, data) = (http.clone(), data.clone());
-            sends.spawn(async move { (item.id, deliver(&http, &data, &item).await) });
+/// Where a row goes, as far as order matters: the game's channel and thread
+/// (one stream), or one user's DMs.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+enum Stream {
+    /// The game's channel, its thread, and anything posted there.
+    Home,
+    /// One user's direct messages.
+    Dm(String),
+}
+
+/// The stream a row belongs to.
+fn stream_of(item: &OutboxItem, dm_kinds: &DmKinds) -> Stream {
+    match (&item.target, &item.announcement) {
+        (Target::User(user), Ok(a)) if dm_kinds.0.contains(&a.game_kind) => {
+            Stream::Dm(user.clone())
         }
-        let mut fates = Vec::new();
-        while let Some(done) = sends.join_next().await {
-            match done {
-                Ok(fate) => fates.push(fate),
-                // A panic is that row's failure: it is tried again.
-                Err(e) => {
-                    tracing::error!(game_id = game, error = %e, "delivering a DM failed");
-                    fates.push((0, Fate::Retry));
+        _ => Stream::Home,
+    }
+}
+
+/// How a lane delivers a game's rows.
+struct LanePlan {
+    /// Segments one after the other; each one's streams at once.
+    segments: Vec<Vec<(Stream, Vec<OutboxItem>)>>,
+    /// Lobby changes a later lobby change in the same stream supersedes.
+    superseded: Vec<i64>,
+}
+
+/// Splits a game's rows, in order, into segments whose streams may go out
+/// at once: a phase's channel message with its images beside its seven DM
+/// prompts, so no player waits for the channel's pictures. A segment ends
+/// after a game's start: the start opens the game's thread, which the DMs
+/// after it link to. Of a run of lobby changes only the last is kept (the
+/// lobby message always shows the lobby as it is now; a hundred games set
+/// up at once otherwise cost six edits each before their first turn).
+fn plan_lane(rows: Vec<OutboxItem>, dm_kinds: &DmKinds) -> LanePlan {
+    let mut plan = LanePlan {
+        segments: Vec::new(),
+        superseded: Vec::new(),
+    };
+    let mut current: Vec<(Stream, Vec<OutboxItem>)> = Vec::new();
+    for item in rows {
+        let stream = stream_of(&item, dm_kinds);
+        let kind = item.announcement.as_ref().ok().map(|a| a.kind);
+        let opens_thread = stream == Stream::Home && kind == Some(AnnouncementKind::Started);
+        match current.iter_mut().find(|(s, _)| *s == stream) {
+            Some((_, items)) => {
+                let last_is_lobby = items.last().is_some_and(
+                    |last| matches!(&last.announcement, Ok(a) if a.kind == AnnouncementKind::Lobby),
+                );
+                if last_is_lobby && kind == Some(AnnouncementKind::Lobby) {
+                    let old = items.pop().expect("a last row");
+                    plan.superseded.push(old.id);
+                }
+                items.push(item);
+            }
+            None => current.push((stream, vec![item])),
+        }
+        if opens_thread {
+            plan.segments.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        plan.segments.push(current);
+    }
+    plan
+}
+
+/// Delivers a segment's streams at once, each in order, stopping a stream
+/// at its first row to retry.
+async fn deliver_segment(
+    http: &Arc<Http>,
+    data: &Data,
+    game: i64,
+    segment: Vec<(Stream, Vec<OutboxItem>)>,
+) -> LaneEnd {
+    let mut streams = JoinSet::new();
+    for (_, items) in segment {
+        let (http, data) = (http.clone(), data.clone());
+        streams.spawn(async move { deliver_stream(&http, &data, game, items).await });
+    }
+    let mut end = LaneEnd::Delivered;
+    while let Some(done) = streams.join_next().await {
+        match done {
+            Ok(LaneEnd::Delivered) => {}
+            Ok(LaneEnd::Stopped) => {
+                if !matches!(end, LaneEnd::Retry) {
+                    end = LaneEnd::Stopped;
                 }
             }
-        }
-        fates
-    };
-    let mut all_done = true;
-    for (id, fate) in fates {
-        match fate {
-            Fate::Done => mark_sent(data, id).await,
-            Fate::Skip => {}
-            Fate::Retry => {
-                tracing::debug!(game_id = game, outbox_id = id, "row to retry");
-                all_done = false;
+            Ok(LaneEnd::Retry) => end = LaneEnd::Retry,
+            // A panic is that stream's failure: its row is tried again.
+            Err(e) => {
+                tracing::error!(game_id = game, error = %e, "delivering a stream of announcements failed");
+                end = LaneEnd::Retry;
             }
         }
     }
-    all_done
+    end
+}
+
+/// Delivers one stream's rows one after the other, marking each sent.
+async fn deliver_stream(
+    http: &Arc<Http>,
+    data: &Data,
+    game: i64,
+    items: Vec<OutboxItem>,
+) -> LaneEnd {
+    for item in items {
+        if data.wake.stopping() {
+            return LaneEnd::Stopped;
+        }
+        let started = Instant::now();
+        let fate = deliver(http, data, &item).await;
+        tracing::debug!(
+            game_id = game,
+            outbox_id = item.id,
+            kind = ?item.announcement.as_ref().map(|a| a.kind).ok(),
+            ms = started.elapsed().as_millis() as u64,
+            "row delivered"
+        );
+        match fate {
+            Fate::Done => mark_sent(data, item.id).await,
+            Fate::Skip => {}
+            Fate::Retry => {
+                tracing::debug!(game_id = game, outbox_id = item.id, "row to retry");
+                return LaneEnd::Retry;
+            }
+        }
+    }
+    LaneEnd::Delivered
 }
 
 /// Marks a row delivered; a failure is logged (the row goes out again,
@@ -344,23 +450,99 @@ mod tests {
         }
     }
 
+    fn announced(item: OutboxItem, kind: &str, what: AnnouncementKind) -> OutboxItem {
+        let text = format!("{what:?}");
+        OutboxItem {
+            announcement: Ok(host::Announcement {
+                game_id: item.game_id,
+                game_kind: kind.into(),
+                kind: what,
+                turn: 1,
+                text,
+                board: None,
+                channel_id: "1".into(),
+                choices: Vec::new(),
+                deadline: None,
+            }),
+            ..item
+        }
+    }
+
+    fn shape(segments: &[Vec<(Stream, Vec<OutboxItem>)>]) -> Vec<Vec<(String, Vec<i64>)>> {
+        segments
+            .iter()
+            .map(|seg| {
+                seg.iter()
+                    .map(|(stream, items)| {
+                        let name = match stream {
+                            Stream::Home => "home".to_string(),
+                            Stream::Dm(u) => u.clone(),
+                        };
+                        (name, ids(items))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
-    fn a_run_of_dms_to_different_players_is_one_batch_and_channels_stay_alone() {
+    fn dms_go_beside_the_channel_each_stream_in_order_and_a_start_holds_them_back() {
+        use AnnouncementKind::*;
+        let dm_kinds = DmKinds(HashSet::from(["diplomacy".to_string()]));
         let rows = vec![
-            row(1, 10),
-            dm(2, "a"),
-            dm(3, "b"),
-            dm(4, "c"),
-            // A second DM to `a` waits for the first: same channel.
-            dm(5, "a"),
-            row(6, 10),
-            row(7, 10),
-            dm(8, "b"),
+            announced(row(1, 10), "diplomacy", Started),
+            announced(dm(2, "a"), "diplomacy", Prompt),
+            announced(row(3, 10), "diplomacy", Turn),
+            announced(dm(4, "a"), "diplomacy", Prompt),
+            announced(dm(5, "b"), "diplomacy", Prompt),
+            announced(row(6, 10), "diplomacy", Waiting),
+            announced(dm(7, "a"), "diplomacy", Press),
         ];
-        let got: Vec<Vec<i64>> = batches(rows).iter().map(|b| ids(b)).collect();
+        let plan = plan_lane(rows, &dm_kinds);
+        assert!(plan.superseded.is_empty());
+        let got = shape(&plan.segments);
+        let s = |v: &[(&str, &[i64])]| -> Vec<(String, Vec<i64>)> {
+            v.iter().map(|(n, i)| (n.to_string(), i.to_vec())).collect()
+        };
         assert_eq!(
             got,
-            vec![vec![1], vec![2, 3, 4], vec![5], vec![6], vec![7], vec![8]]
+            vec![
+                // The start opens the thread the first prompt links to.
+                s(&[("home", &[1])]),
+                s(&[("a", &[2, 4, 7]), ("home", &[3, 6]), ("b", &[5])]),
+            ]
+        );
+        // A kind that prompts in the channel keeps its rows to users in
+        // the channel's stream (the turn's message carries the prompt).
+        let rows = vec![
+            announced(row(1, 10), "cards", Turn),
+            announced(dm(2, "a"), "cards", Prompt),
+        ];
+        assert_eq!(
+            shape(&plan_lane(rows, &dm_kinds).segments),
+            vec![s(&[("home", &[1, 2])])]
+        );
+    }
+
+    #[test]
+    fn of_a_run_of_lobby_changes_only_the_last_is_delivered() {
+        use AnnouncementKind::*;
+        let dm_kinds = DmKinds(HashSet::from(["diplomacy".to_string()]));
+        let rows = vec![
+            announced(row(1, 10), "diplomacy", Lobby),
+            announced(row(2, 10), "diplomacy", Lobby),
+            announced(row(3, 10), "diplomacy", Lobby),
+            announced(row(4, 10), "diplomacy", Started),
+            announced(row(5, 10), "diplomacy", Lobby),
+        ];
+        let plan = plan_lane(rows, &dm_kinds);
+        assert_eq!(plan.superseded, vec![1, 2]);
+        let s = |v: &[(&str, &[i64])]| -> Vec<(String, Vec<i64>)> {
+            v.iter().map(|(n, i)| (n.to_string(), i.to_vec())).collect()
+        };
+        assert_eq!(
+            shape(&plan.segments),
+            vec![s(&[("home", &[3, 4])]), s(&[("home", &[5])])]
         );
     }
 

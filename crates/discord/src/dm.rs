@@ -39,6 +39,7 @@ pub async fn handle(
         Verdict::Allowed => {}
         Verdict::Warn => {
             let _turn = data.channel_turns.take(msg.channel_id).await;
+            data.global_rate.wait().await;
             msg.channel_id
                 .send_message(&ctx.http, messages::create(FLOOD_WARNING))
                 .await?;
@@ -75,6 +76,7 @@ pub async fn handle(
     // A flood's replies go one at a time, in order (see `channel_turns`).
     let _turn = data.channel_turns.take(msg.channel_id).await;
     for part in parts {
+        data.global_rate.wait().await;
         msg.channel_id
             .send_message(&ctx.http, messages::create(part))
             .await?;

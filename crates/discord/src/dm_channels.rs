@@ -76,6 +76,7 @@ pub async fn dm_channel(
         if let Some(c) = data.dm_channels.get(user) {
             return Ok(c);
         }
+        data.global_rate.wait().await;
         user.create_dm_channel(http).await?.id
     };
     data.dm_channels.put(user, opened);
@@ -109,6 +110,7 @@ pub async fn send_dm(
     let channel = dm_channel(http, data, user).await?;
     let sent = {
         let _turn = data.channel_turns.take(channel).await;
+        data.global_rate.wait().await;
         channel.send_message(http, message.clone()).await
     };
     match sent {
@@ -116,6 +118,7 @@ pub async fn send_dm(
             forget(data, user).await;
             let channel = dm_channel(http, data, user).await?;
             let _turn = data.channel_turns.take(channel).await;
+            data.global_rate.wait().await;
             channel.send_message(http, message).await
         }
         sent => sent,

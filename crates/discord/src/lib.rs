@@ -15,6 +15,7 @@
 //! - `messages.rs`: message splitting and Discord's limits
 //! - `error.rs`: user mistakes shown kindly, faults logged with an apology
 
+mod ai_threads;
 mod channel_turns;
 mod components;
 mod delivery;
@@ -22,6 +23,7 @@ mod dm;
 mod dm_channels;
 mod error;
 mod game;
+mod global_rate;
 mod leaderboard;
 mod living;
 mod messages;
@@ -142,6 +144,10 @@ pub struct Data {
     channel_turns: channel_turns::ChannelTurns,
     /// Each recent Diplomacy phase's map, drawn once for every prompt.
     phase_maps: phase_maps::PhaseMaps,
+    /// The threads AI seats think on, below the rest of the bot.
+    ai_threads: Arc<ai_threads::AiThreads>,
+    /// The bot's pace under Discord's global rate limit.
+    global_rate: Arc<global_rate::GlobalRate>,
 }
 
 impl Data {
@@ -202,6 +208,8 @@ impl Bot {
             dm_channels: Default::default(),
             channel_turns: Default::default(),
             phase_maps: Default::default(),
+            ai_threads: Arc::new(ai_threads::AiThreads::start(scheduler::ai_workers())),
+            global_rate: Default::default(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()

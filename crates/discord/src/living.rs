@@ -165,6 +165,7 @@ async fn edit_living(
     if let Some((_, rows)) = change.buttons {
         edit = edit.components(rows);
     }
+    data.global_rate.wait().await;
     ChannelId::new(c).edit_message(http, id, edit).await?;
     if let Some(after) = after {
         remember_shown(data, m, &after).await;
@@ -274,6 +275,7 @@ async fn send(
     let _turn = data.channel_turns.take(channel).await;
     let mut last = None;
     for (part, m) in msgs.into_iter().enumerate() {
+        data.global_rate.wait().await;
         last = Some(
             channel
                 .send_message(http, with_nonce(m, route, part))
@@ -447,6 +449,7 @@ async fn open_thread(
     let builder = CreateThread::new(thread_name(&label, &players))
         .kind(ChannelType::PublicThread)
         .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    data.global_rate.wait().await;
     match ChannelId::new(c)
         .create_thread_from_message(http, MessageId::new(m), builder)
         .await

@@ -326,6 +326,7 @@ pub async fn prompt(
         return None;
     }
     let (g, u) = (a.game_id, user.to_string());
+    let started = std::time::Instant::now();
     let desk = match data.host(move |h| Desk::load(h, g, &u)).await {
         Ok(d) => d,
         Err(e) => {
@@ -342,6 +343,7 @@ pub async fn prompt(
         text = messages::with_board(&text, Some(b));
     }
     let rows = prompt_rows(&desk);
+    let loaded_ms = started.elapsed().as_millis() as u64;
     let map = if desk.pending.is_empty() {
         // Nobody's orders to draw: the phase's one shared picture.
         let game = desk.game.clone();
@@ -355,6 +357,13 @@ pub async fn prompt(
             .ok()
             .flatten()
     };
+    tracing::debug!(
+        game_id = g,
+        turn = a.turn,
+        loaded_ms,
+        ms = started.elapsed().as_millis() as u64,
+        "order desk prompt built"
+    );
     Some((text, rows, map))
 }
 

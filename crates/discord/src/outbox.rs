@@ -155,6 +155,7 @@ async fn send(
 ) -> Result<(), serenity::Error> {
     let _turn = data.channel_turns.take(channel).await;
     for (part, m) in msgs.into_iter().enumerate() {
+        data.global_rate.wait().await;
         channel
             .send_message(http, with_nonce(m, route, part))
             .await?;
@@ -315,6 +316,7 @@ fn wants_image(data: &Data, a: &Announcement) -> bool {
 async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
     let host = data.host.clone();
     let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
+    let started = std::time::Instant::now();
     let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
         let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
         // The legend names the players as the host seats them.
@@ -352,6 +354,12 @@ async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
         Ok(images)
     })
     .await;
+    tracing::debug!(
+        game_id,
+        turn,
+        ms = started.elapsed().as_millis() as u64,
+        "board images drawn"
+    );
     match drawn {
         Ok(Ok(images)) => images,
         Ok(Err(e)) => {

@@ -2,7 +2,7 @@
 //! - the deadline loop sleeps until the host's next deadline or reminder
 //!   (or until woken by a change) and fires what is due;
 //! - the AI pool lets AI seats think in parallel on a bounded number of
-//!   blocking workers, so one game's AI never waits for another's, and a
+//!   AI threads (below the rest of the bot, see `ai_threads`), so one game's AI never waits for another's, and a
 //!   deadline never waits for any AI.
 
 use super::Data;
@@ -177,11 +177,13 @@ pub async fn run_ai(data: Data) {
 async fn decide_and_submit(data: &Data, task: AiTask) -> bool {
     let budget = data.settings.ai_budget_ms;
     let game_id = task.game_id;
-    let thought = tokio::task::spawn_blocking(move || {
-        let action = task.think(budget);
-        (task, action)
-    })
-    .await;
+    let thought = data
+        .ai_threads
+        .run(move || {
+            let action = task.think(budget);
+            (task, action)
+        })
+        .await;
     let (task, action) = match thought {
         Ok(done) => done,
         Err(e) => {
