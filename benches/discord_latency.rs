@@ -161,6 +161,7 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let db = dir.path().join("latency.db");
     let budget = s.ai_budget_ms.to_string();
+    let log_level = std::env::var("LATENCY_LOG_LEVEL").unwrap_or_else(|_| "info".into());
     let bin = support::process::spawn_with(
         dir.path(),
         &db,
@@ -169,6 +170,7 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
         &[
             ("GAMEHOST_AI_BUDGET_MS", budget.as_str()),
             ("GAMEHOST_DISCORD_DELIVERY_LANES", lanes),
+            ("GAMEHOST_LOG_LEVEL", log_level.as_str()),
         ],
         &[],
     );
@@ -188,7 +190,14 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
     let samples = play(&fake, &players, s).await;
     let turns = resolved_turns(&host) - turns_before;
     bin.signal("INT");
-    let _ = bin.exit().await;
+    let (_, output) = bin.exit().await;
+    if let Ok(path) = std::env::var("LATENCY_BOT_LOG") {
+        let path = format!("{path}.lanes-{lanes}");
+        match std::fs::write(&path, output) {
+            Ok(()) => println!("the bot's log: {path}"),
+            Err(e) => println!("cannot write the bot's log to {path}: {e}"),
+        }
+    }
     println!("delivery lanes: {lanes} (0: the default)");
     report(name, s, &samples, &fake, requests_before, turns);
 }
@@ -473,6 +482,22 @@ fn report(
         "requests sent before a 429's retry_after was over: {} (0 is every 429 honoured)",
         state.violations.len() + state.unhonoured().len()
     );
+    for v in &state.violations {
+        println!(
+            "  early by {} ms: {} (bucket {})",
+            v.early_by.as_millis(),
+            v.request,
+            v.bucket
+        );
+    }
+    for t in state.unhonoured() {
+        println!(
+            "  429 on {} not waited out: retry_after {} ms, next request after {:?}",
+            t.bucket,
+            t.retry_after.as_millis(),
+            t.next_after
+        );
+    }
     assert!(
         !samples.is_empty() || name == "smoke",
         "no prompt was measured"
