@@ -48,43 +48,21 @@ const SPLIT_BY_THE_DESK_RESTRUCTURE: &[(&str, &str)] =
 const NOT_YET_SPLIT: &[(&str, &str)] = &[
     ("src/cli/diplomacy.rs", "run"),
     ("crates/games/src/battle/rules/data.rs", "from_toml"),
-    ("crates/games/src/diplomacy/geo/mod.rs", "parse"),
     ("crates/render/src/diplomacy_board.rs", "parse"),
     ("crates/host/src/ratings.rs", "record_results_now"),
     ("crates/render/src/diplomacy.rs", "diplomacy_svg"),
     ("crates/host/src/turns.rs", "expire_turn"),
-    ("crates/games/src/diplomacy/game/phases.rs", "resolve_phase"),
     ("crates/host/src/press.rs", "send_press"),
     ("crates/games/src/battle/engine.rs", "turn"),
-    ("crates/games/src/diplomacy/game/view.rs", "board_view"),
     ("crates/games/src/battle/notation.rs", "view"),
-    ("crates/games/src/diplomacy/ai.rs", "movement"),
     ("crates/host/src/turns.rs", "record_action"),
     ("src/cli/admin.rs", "inspect_game"),
     ("crates/host/src/history.rs", "history"),
-    (
-        "crates/games/src/diplomacy/game/validate.rs",
-        "check_parsed_hinted",
-    ),
     ("crates/render/src/diplomacy.rs", "legend"),
     ("crates/render/src/puzzle.rs", "puzzle_svg"),
     ("src/terminal/mod.rs", "play"),
     ("crates/games/src/battle/notation.rs", "parse"),
-    ("crates/games/src/diplomacy/record.rs", "adjudicate_record"),
-    (
-        "crates/games/src/diplomacy/game/validate.rs",
-        "parse_message",
-    ),
-    (
-        "crates/games/src/diplomacy/judge/adjust.rs",
-        "adjudicate_adjustments",
-    ),
     ("crates/host/src/takeover.rs", "commit_takeover"),
-    ("crates/games/src/diplomacy/order/parse.rs", "parse_order"),
-    (
-        "crates/games/src/diplomacy/game/menu.rs",
-        "legal_unit_orders",
-    ),
 ];
 
 /// Every function allowed past [`MAX_LINES`], with why.
