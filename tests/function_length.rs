@@ -47,11 +47,7 @@ const SPLIT_BY_THE_DESK_RESTRUCTURE: &[(&str, &str)] =
 /// commit at a time and empties the list.
 const NOT_YET_SPLIT: &[(&str, &str)] = &[
     ("src/cli/diplomacy.rs", "run"),
-    ("crates/render/src/diplomacy_board.rs", "parse"),
-    ("crates/render/src/diplomacy.rs", "diplomacy_svg"),
     ("src/cli/admin.rs", "inspect_game"),
-    ("crates/render/src/diplomacy.rs", "legend"),
-    ("crates/render/src/puzzle.rs", "puzzle_svg"),
     ("src/terminal/mod.rs", "play"),
 ];
 
