@@ -29,6 +29,10 @@
 //!   sibling) are all reported.
 //! - Paths into other crates, `std` and local names are not edges.
 
+#[path = "support/rust_tokens.rs"]
+mod rust_tokens;
+
+use rust_tokens::{Token, TokenKind, ident, is, tokenize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -49,146 +53,6 @@ const NOT_YET_CHECKED: &[(&str, &str)] = &[("discord", "crates/discord/src/lib.r
 
 /// A module's path inside its crate: `["diplomacy", "game"]`; empty for the root.
 type ModulePath = Vec<String>;
-
-#[derive(Clone, Debug, PartialEq)]
-enum TokenKind {
-    Ident(String),
-    /// `::`
-    PathSep,
-    /// A string literal's contents (only `#[path = ".."]` reads them).
-    Str(String),
-    Punct(char),
-}
-
-#[derive(Clone, Debug)]
-struct Token {
-    kind: TokenKind,
-    line: usize,
-}
-
-/// Splits Rust source into identifiers, `::`, string literals and single
-/// punctuation, dropping comments, whitespace, numbers, chars and lifetimes,
-/// so that paths in comments and strings are never read as uses.
-fn tokenize(source: &str) -> Vec<Token> {
-    let chars: Vec<char> = source.chars().collect();
-    let mut tokens = Vec::new();
-    let mut line = 1;
-    let mut i = 0;
-    let at = |i: usize| chars.get(i).copied().unwrap_or('\0');
-    while i < chars.len() {
-        let c = chars[i];
-        if c == '\n' {
-            line += 1;
-            i += 1;
-        } else if c.is_whitespace() {
-            i += 1;
-        } else if c == '/' && at(i + 1) == '/' {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
-            }
-        } else if c == '/' && at(i + 1) == '*' {
-            let mut depth = 0;
-            while i < chars.len() {
-                if chars[i] == '/' && at(i + 1) == '*' {
-                    depth += 1;
-                    i += 2;
-                } else if chars[i] == '*' && at(i + 1) == '/' {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-            }
-        } else if c == '"' {
-            let start_line = line;
-            let mut text = String::new();
-            i += 1;
-            while i < chars.len() && chars[i] != '"' {
-                if chars[i] == '\\' {
-                    i += 1;
-                }
-                if at(i) == '\n' {
-                    line += 1;
-                }
-                text.push(at(i));
-                i += 1;
-            }
-            i += 1;
-            tokens.push(Token {
-                kind: TokenKind::Str(text),
-                line: start_line,
-            });
-        } else if c == '\'' {
-            // A char literal ('x', '\n', '\u{..}') or a lifetime ('a).
-            if at(i + 1) == '\\' {
-                // Past the backslash and the escaped char, so '\'' ends right.
-                i += 3;
-                while i < chars.len() && chars[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if at(i + 2) == '\'' {
-                i += 3;
-            } else {
-                i += 1;
-            }
-        } else if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            let word: String = chars[start..i].iter().collect();
-            let raw_string = matches!(word.as_str(), "r" | "br" | "cr")
-                && (at(i) == '"' || (at(i) == '#' && matches!(at(i + 1), '#' | '"')));
-            if raw_string {
-                let mut hashes = 0;
-                while at(i) == '#' {
-                    hashes += 1;
-                    i += 1;
-                }
-                i += 1;
-                let closing: Vec<char> = std::iter::once('"')
-                    .chain(std::iter::repeat_n('#', hashes))
-                    .collect();
-                while i < chars.len() && !chars[i..].starts_with(&closing) {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                i += closing.len();
-            } else {
-                tokens.push(Token {
-                    kind: TokenKind::Ident(word),
-                    line,
-                });
-            }
-        } else if c.is_ascii_digit() {
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-        } else if c == ':' && at(i + 1) == ':' {
-            tokens.push(Token {
-                kind: TokenKind::PathSep,
-                line,
-            });
-            i += 2;
-        } else {
-            tokens.push(Token {
-                kind: TokenKind::Punct(c),
-                line,
-            });
-            i += 1;
-        }
-    }
-    tokens
-}
 
 /// One path a file names, in the (possibly inline) module it is written in.
 #[derive(Clone, Debug)]
@@ -218,17 +82,6 @@ struct ParsedFile {
     declarations: Vec<ModDeclaration>,
     inline_modules: Vec<Vec<String>>,
     paths: Vec<NamedPath>,
-}
-
-fn ident(tokens: &[Token], i: usize) -> Option<&str> {
-    match tokens.get(i).map(|t| &t.kind) {
-        Some(TokenKind::Ident(name)) => Some(name),
-        _ => None,
-    }
-}
-
-fn is(tokens: &[Token], i: usize, kind: &TokenKind) -> bool {
-    tokens.get(i).is_some_and(|t| &t.kind == kind)
 }
 
 /// Reads the use tree starting at `*i` under `prefix`, up to the `,`, `}`

@@ -383,9 +383,49 @@ fn inspect_game(host: &Host, id: i64, file_ok: bool, report: &mut Inspection) {
         Err(e) => return report.game(id, format!("its options are not JSON: {e}")),
     };
     // Seats: a game that started has every seat filled, and none past the end.
+    inspect_seats(host, &row, &options, report);
+    // The state loads, the log replays to it, and it is the last logged state.
+    match host.view(id, None).and_then(|_| host.replay(id)) {
+        Ok(r) => {
+            if let Some(turn) = r.first_divergence {
+                report.game(id, format!("replay diverges at turn {turn}"));
+            }
+        }
+        Err(e) => report.game(id, e),
+    }
+    inspect_last_state(host, &row, report);
+    if !file_ok {
+        // A damaged or altered schema fails every query below; it is
+        // reported once for the file.
+        return;
+    }
+    match store.read(|tx| tx.pending(id)) {
+        Ok(pending) => {
+            for p in pending {
+                if let Err(e) = serde_json::from_str::<serde_json::Value>(&p.action) {
+                    report.game(
+                        id,
+                        format!("the pending action of seat {} is not JSON: {e}", p.seat + 1),
+                    );
+                }
+            }
+        }
+        Err(e) => report.game(id, e),
+    }
+    inspect_outbox(host, id, report);
+}
+
+/// No seat past the game's seat count, and none missing once it started.
+fn inspect_seats(
+    host: &Host,
+    row: &store::GameRow,
+    options: &serde_json::Value,
+    report: &mut Inspection,
+) {
+    let id = row.id;
     match (
         host.seats(id),
-        host.registry().seat_count(&row.kind, &options),
+        host.registry().seat_count(&row.kind, options),
     ) {
         (Err(e), _) => report.game(id, e),
         (_, Err(e)) => report.game(id, e),
@@ -414,17 +454,13 @@ fn inspect_game(host: &Host, id: i64, file_ok: bool, report: &mut Inspection) {
             }
         }
     }
-    // The state loads, the log replays to it, and it is the last logged state.
-    match host.view(id, None).and_then(|_| host.replay(id)) {
-        Ok(r) => {
-            if let Some(turn) = r.first_divergence {
-                report.game(id, format!("replay diverges at turn {turn}"));
-            }
-        }
-        Err(e) => report.game(id, e),
-    }
+}
+
+/// The stored state is the state after the last turn of the turn log.
+fn inspect_last_state(host: &Host, row: &store::GameRow, report: &mut Inspection) {
+    let id = row.id;
     if let (Some(state), true) = (&row.state, row.turn > 0) {
-        match store.read(|tx| tx.turn_log_entry(id, row.turn)) {
+        match host.store().read(|tx| tx.turn_log_entry(id, row.turn)) {
             Ok(Some(last)) => {
                 let normal = |s: &str| {
                     host.registry().load(&row.kind, s).ok().and_then(|g| {
@@ -446,26 +482,13 @@ fn inspect_game(host: &Host, id: i64, file_ok: bool, report: &mut Inspection) {
             Err(e) => report.game(id, e),
         }
     }
-    if !file_ok {
-        // A damaged or altered schema fails every query below; it is
-        // reported once for the file.
-        return;
-    }
-    match store.read(|tx| tx.pending(id)) {
-        Ok(pending) => {
-            for p in pending {
-                if let Err(e) = serde_json::from_str::<serde_json::Value>(&p.action) {
-                    report.game(
-                        id,
-                        format!("the pending action of seat {} is not JSON: {e}", p.seat + 1),
-                    );
-                }
-            }
-        }
-        Err(e) => report.game(id, e),
-    }
+}
+
+/// Every outbox row of the game reads as an announcement of it (the first
+/// [`MAX_OUTBOX_PROBLEMS`] problems listed, the rest counted).
+fn inspect_outbox(host: &Host, id: i64, report: &mut Inspection) {
     let mut outbox = Vec::new();
-    let walked = store.read(|tx| {
+    let walked = host.store().read(|tx| {
         tx.each_outbox_row_of_game(id, |r| {
             let problem = match r {
                 Err(e) => Some(e.to_string()),

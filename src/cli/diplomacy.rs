@@ -125,36 +125,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             writeln!(out)?;
         }
         DiplomacyCommand::Adjudicate { jsonl: true } => {
-            let mut input = stdin.lock();
-            for n in 1.. {
-                let line = match read_line_capped(&mut input, MAX_RECORD_BYTES)? {
-                    CappedLine::Text(line) => line,
-                    CappedLine::End => break,
-                    CappedLine::TooLong => anyhow::bail!(
-                        "line {n}: a record is at most {MAX_RECORD_BYTES} bytes; this line is longer"
-                    ),
-                    CappedLine::NotUtf8 => {
-                        anyhow::bail!("line {n}: not UTF-8 text; records are JSON")
-                    }
-                };
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let rec: Record =
-                    serde_json::from_str(&line).with_context(|| format!("line {n}"))?;
-                match adjudicate_record(map, &rec) {
-                    Ok(res) => serde_json::to_writer(&mut out, &res)?,
-                    Err(e) => serde_json::to_writer(
-                        &mut out,
-                        // The id is echoed only as long as it may be.
-                        &serde_json::json!({
-                            "id": rec.id.map(|i| i.chars().take(MAX_ID_CHARS).collect::<String>()),
-                            "error": e,
-                        }),
-                    )?,
-                }
-                writeln!(out)?;
-            }
+            adjudicate_lines(map, &mut stdin.lock(), &mut out)?;
         }
         DiplomacyCommand::Tournament {
             games,
@@ -167,124 +138,18 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             end_year,
             json,
         } => {
-            use games::diplomacy::tournament::{focus_seat, play_with};
-            for level in [&ai, &others] {
-                anyhow::ensure!(
-                    Diplomacy::ai_levels().contains(&level.as_str()),
-                    "unknown AI level {level:?}; expected one of {}",
-                    Diplomacy::ai_levels().join(", ")
-                );
-            }
-            let (mut top, mut stalls, mut solos) = (0u32, 0u32, 0u32);
-            let (mut focus_centres, mut other_centres) = (Vec::new(), 0usize);
-            let mut think = (std::time::Duration::ZERO, 0u32);
-            let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-            for i in 0..games {
-                let focus = (!all_ai).then(|| focus_seat(i));
-                let levels: [&str; 7] = std::array::from_fn(|s| {
-                    if all_ai || Some(s) == focus {
-                        ai.as_str()
-                    } else {
-                        others.as_str()
-                    }
-                });
-                let r = play_with(
-                    seed.wrapping_add(i as u64),
-                    levels,
-                    focus,
-                    end_year,
-                    |g, s, l, decision_seed| {
-                        let t0 = std::time::Instant::now();
-                        let budget = games::seam::AiBudget {
-                            iterations,
-                            ..super::tournament::ai_budget(budget_ms)
-                        };
-                        let a = g.ai_action(s, l, budget, decision_seed);
-                        if focus.is_none_or(|f| f == s) {
-                            think.0 += t0.elapsed();
-                            think.1 += 1;
-                        }
-                        a
-                    },
-                );
-                let r = games::diplomacy::tournament::GameResult { game: i, ..r };
-                top += u32::from(r.ai_top == Some(true));
-                stalls += u32::from(r.result == "stall");
-                solos += u32::from(r.result.starts_with("solo"));
-                if let Some(f) = focus {
-                    focus_centres.push(r.powers[f].centres as f64);
-                    other_centres += r
-                        .powers
-                        .iter()
-                        .enumerate()
-                        .filter(|&(k, _)| k != f)
-                        .map(|(_, p)| p.centres)
-                        .sum::<usize>();
-                }
-                if json {
-                    serde_json::to_writer(&mut out, &r)?;
-                    writeln!(out)?;
-                } else {
-                    let cs: Vec<String> = r
-                        .powers
-                        .iter()
-                        .enumerate()
-                        .map(|(k, p)| {
-                            let mark = if Some(k) == focus { "*" } else { "" };
-                            format!("{}{mark} {}", &p.power[..3], p.centres)
-                        })
-                        .collect();
-                    writeln!(
-                        out,
-                        "game {i:>3}: {} ({}) {}",
-                        cs.join(", "),
-                        r.year,
-                        r.result
-                    )?;
-                }
-            }
-            if !json {
-                let n = f64::from(games.max(1));
-                let budget = match (budget_ms, iterations) {
-                    (Some(ms), Some(n)) => format!("{ms} ms or {n} iterations"),
-                    (Some(ms), None) => format!("{ms} ms"),
-                    (None, Some(n)) => format!("{n} iterations"),
-                    (None, None) => "the AIs' own iterations".to_string(),
-                };
-                let mean_ms = think.0.as_secs_f64() * 1000.0 / f64::from(think.1.max(1));
-                if all_ai {
-                    writeln!(
-                        out,
-                        "{games} games of seven {ai}: {solos} solos, {} draws, {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
-                        games - solos - stalls,
-                        load.split_whitespace()
-                            .take(3)
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )?;
-                } else {
-                    let mean = focus_centres.iter().sum::<f64>() / n;
-                    let var = focus_centres
-                        .iter()
-                        .map(|c| (c - mean).powi(2))
-                        .sum::<f64>()
-                        / (n - 1.0).max(1.0);
-                    let half = 1.96 * (var / n).sqrt();
-                    let (lo, hi) = games::tournament::wilson_interval(f64::from(top), n);
-                    writeln!(
-                        out,
-                        "{ai} vs six {others}, {games} games: {ai} ends with {mean:.2} ± {half:.2} centres (others {:.2} each); most centres in {top}/{games} ({:.1}%, 95% {:.1}–{:.1}%); {solos} solos; {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
-                        other_centres as f64 / (6.0 * n),
-                        100.0 * f64::from(top) / n,
-                        100.0 * lo,
-                        100.0 * hi,
-                        load.split_whitespace()
-                            .take(3)
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    )?;
-                }
-            }
+            let run = TournamentRun {
+                games,
+                seed,
+                all_ai,
+                ai,
+                others,
+                budget_ms,
+                iterations,
+                end_year,
+                json,
+            };
+            tournament(&run, &mut out)?;
         }
         DiplomacyCommand::Export { game, phase, db } => {
             let host = open_db(config, db)?;
@@ -327,36 +192,265 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             );
             out.write_all(&gif)?;
         }
-        DiplomacyCommand::Parse => {
-            let mut input = stdin.lock();
-            for n in 1.. {
-                let line = match read_line_capped(&mut input, MAX_ORDER_LINE_BYTES)? {
-                    CappedLine::Text(line) => line,
-                    CappedLine::End => break,
-                    CappedLine::TooLong => {
-                        writeln!(
-                            out,
-                            "error: line {n} is longer than {MAX_ORDER_CHARS} characters; an order is one line like `A Par - Bur`"
-                        )?;
-                        continue;
-                    }
-                    CappedLine::NotUtf8 => {
-                        writeln!(out, "error: line {n} is not UTF-8 text")?;
-                        continue;
-                    }
-                };
-                let line = line.trim_end_matches(['\n', '\r']);
-                if line.trim().is_empty() {
-                    continue;
-                }
-                match games::diplomacy::order::parse_order(map, line) {
-                    Ok(o) => writeln!(out, "{}", o.canonical(map))?,
-                    Err(e) => writeln!(out, "error: {e}")?,
-                }
+        DiplomacyCommand::Parse => parse_lines(map, &mut stdin.lock(), &mut out)?,
+    }
+    Ok(())
+}
+
+/// `adjudicate --jsonl`: one answer line per record line (an error line
+/// for a record that cannot be adjudicated; the run stops on a line that
+/// is not a record at all).
+fn adjudicate_lines(
+    map: &Map,
+    input: &mut impl std::io::BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    for n in 1.. {
+        let line = match read_line_capped(input, MAX_RECORD_BYTES)? {
+            CappedLine::Text(line) => line,
+            CappedLine::End => break,
+            CappedLine::TooLong => anyhow::bail!(
+                "line {n}: a record is at most {MAX_RECORD_BYTES} bytes; this line is longer"
+            ),
+            CappedLine::NotUtf8 => {
+                anyhow::bail!("line {n}: not UTF-8 text; records are JSON")
             }
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec: Record = serde_json::from_str(&line).with_context(|| format!("line {n}"))?;
+        match adjudicate_record(map, &rec) {
+            Ok(res) => serde_json::to_writer(&mut *out, &res)?,
+            Err(e) => serde_json::to_writer(
+                &mut *out,
+                // The id is echoed only as long as it may be.
+                &serde_json::json!({
+                    "id": rec.id.map(|i| i.chars().take(MAX_ID_CHARS).collect::<String>()),
+                    "error": e,
+                }),
+            )?,
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// `parse`: each order line in canonical form, or its error.
+fn parse_lines(
+    map: &Map,
+    input: &mut impl std::io::BufRead,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    for n in 1.. {
+        let line = match read_line_capped(input, MAX_ORDER_LINE_BYTES)? {
+            CappedLine::Text(line) => line,
+            CappedLine::End => break,
+            CappedLine::TooLong => {
+                writeln!(
+                    out,
+                    "error: line {n} is longer than {MAX_ORDER_CHARS} characters; an order is one line like `A Par - Bur`"
+                )?;
+                continue;
+            }
+            CappedLine::NotUtf8 => {
+                writeln!(out, "error: line {n} is not UTF-8 text")?;
+                continue;
+            }
+        };
+        let line = line.trim_end_matches(['\n', '\r']);
+        if line.trim().is_empty() {
+            continue;
+        }
+        match games::diplomacy::order::parse_order(map, line) {
+            Ok(o) => writeln!(out, "{}", o.canonical(map))?,
+            Err(e) => writeln!(out, "error: {e}")?,
         }
     }
     Ok(())
+}
+
+/// The settings of a `tournament` run.
+struct TournamentRun {
+    games: u32,
+    seed: u64,
+    all_ai: bool,
+    ai: String,
+    others: String,
+    budget_ms: Option<u64>,
+    iterations: Option<u64>,
+    end_year: u16,
+    json: bool,
+}
+
+/// What a tournament counts over its games.
+#[derive(Default)]
+struct TournamentTally {
+    /// Games the measured AI ended with strictly the most centres.
+    top: u32,
+    stalls: u32,
+    solos: u32,
+    /// The measured AI's centres per game.
+    focus_centres: Vec<f64>,
+    /// The other powers' centres, summed over every game.
+    other_centres: usize,
+    /// Time the measured AI thought, and its decisions.
+    think: (std::time::Duration, u32),
+}
+
+/// `tournament`: plays the games, a line (or JSON object) per game, then
+/// the summary.
+fn tournament(run: &TournamentRun, out: &mut impl Write) -> anyhow::Result<()> {
+    for level in [&run.ai, &run.others] {
+        anyhow::ensure!(
+            Diplomacy::ai_levels().contains(&level.as_str()),
+            "unknown AI level {level:?}; expected one of {}",
+            Diplomacy::ai_levels().join(", ")
+        );
+    }
+    let mut tally = TournamentTally::default();
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    for i in 0..run.games {
+        let focus = (!run.all_ai).then(|| games::diplomacy::tournament::focus_seat(i));
+        let r = play_tournament_game(run, i, focus, &mut tally.think);
+        tally.top += u32::from(r.ai_top == Some(true));
+        tally.stalls += u32::from(r.result == "stall");
+        tally.solos += u32::from(r.result.starts_with("solo"));
+        if let Some(f) = focus {
+            tally.focus_centres.push(r.powers[f].centres as f64);
+            tally.other_centres += r
+                .powers
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| k != f)
+                .map(|(_, p)| p.centres)
+                .sum::<usize>();
+        }
+        if run.json {
+            serde_json::to_writer(&mut *out, &r)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{}", game_line(i, &r, focus))?;
+        }
+    }
+    if !run.json {
+        writeln!(out, "{}", tournament_summary(run, &tally, &load))?;
+    }
+    Ok(())
+}
+
+/// Plays game `i` of a tournament, timing the decisions of the `focus`
+/// power (of every power when all are the measured AI) into `think`.
+fn play_tournament_game(
+    run: &TournamentRun,
+    i: u32,
+    focus: Option<usize>,
+    think: &mut (std::time::Duration, u32),
+) -> games::diplomacy::tournament::GameResult {
+    let levels: [&str; 7] = std::array::from_fn(|s| {
+        if run.all_ai || Some(s) == focus {
+            run.ai.as_str()
+        } else {
+            run.others.as_str()
+        }
+    });
+    let r = games::diplomacy::tournament::play_with(
+        run.seed.wrapping_add(i as u64),
+        levels,
+        focus,
+        run.end_year,
+        |g, s, l, decision_seed| {
+            let t0 = std::time::Instant::now();
+            let budget = games::seam::AiBudget {
+                iterations: run.iterations,
+                ..super::tournament::ai_budget(run.budget_ms)
+            };
+            let a = g.ai_action(s, l, budget, decision_seed);
+            if focus.is_none_or(|f| f == s) {
+                think.0 += t0.elapsed();
+                think.1 += 1;
+            }
+            a
+        },
+    );
+    games::diplomacy::tournament::GameResult { game: i, ..r }
+}
+
+/// One game's line: each power's centres (the measured one starred), the
+/// year and the result.
+fn game_line(i: u32, r: &games::diplomacy::tournament::GameResult, focus: Option<usize>) -> String {
+    let cs: Vec<String> = r
+        .powers
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let mark = if Some(k) == focus { "*" } else { "" };
+            format!("{}{mark} {}", &p.power[..3], p.centres)
+        })
+        .collect();
+    format!("game {i:>3}: {} ({}) {}", cs.join(", "), r.year, r.result)
+}
+
+/// The summary line: results, the measured AI's centres with a 95%
+/// interval, its share of top finishes, decision time, budget and load.
+fn tournament_summary(run: &TournamentRun, tally: &TournamentTally, load: &str) -> String {
+    let TournamentRun {
+        games,
+        all_ai,
+        ai,
+        others,
+        budget_ms,
+        iterations,
+        ..
+    } = run;
+    let (games, all_ai, budget_ms, iterations) = (*games, *all_ai, *budget_ms, *iterations);
+    let TournamentTally {
+        top,
+        stalls,
+        solos,
+        focus_centres,
+        other_centres,
+        think,
+    } = tally;
+    let (top, stalls, solos, other_centres) = (*top, *stalls, *solos, *other_centres);
+    let n = f64::from(games.max(1));
+    let budget = match (budget_ms, iterations) {
+        (Some(ms), Some(n)) => format!("{ms} ms or {n} iterations"),
+        (Some(ms), None) => format!("{ms} ms"),
+        (None, Some(n)) => format!("{n} iterations"),
+        (None, None) => "the AIs' own iterations".to_string(),
+    };
+    let mean_ms = think.0.as_secs_f64() * 1000.0 / f64::from(think.1.max(1));
+    if all_ai {
+        format!(
+            "{games} games of seven {ai}: {solos} solos, {} draws, {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
+            games - solos - stalls,
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    } else {
+        let mean = focus_centres.iter().sum::<f64>() / n;
+        let var = focus_centres
+            .iter()
+            .map(|c| (c - mean).powi(2))
+            .sum::<f64>()
+            / (n - 1.0).max(1.0);
+        let half = 1.96 * (var / n).sqrt();
+        let (lo, hi) = games::tournament::wilson_interval(f64::from(top), n);
+        format!(
+            "{ai} vs six {others}, {games} games: {ai} ends with {mean:.2} ± {half:.2} centres (others {:.2} each); most centres in {top}/{games} ({:.1}%, 95% {:.1}–{:.1}%); {solos} solos; {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
+            other_centres as f64 / (6.0 * n),
+            100.0 * f64::from(top) / n,
+            100.0 * lo,
+            100.0 * hi,
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    }
 }
 
 /// The longest line `parse` reads: an order of [`MAX_ORDER_CHARS`]

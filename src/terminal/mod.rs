@@ -68,100 +68,145 @@ pub fn play(
         if row.status != GameStatus::Running {
             return Ok(());
         }
-        let view = host.view(game_id, Some(&user))?;
-        let my_turn = view
-            .seats
-            .iter()
-            .any(|s| s.awaited && Some(s.seat) == view.viewer_seat && !s.acted);
-        if !my_turn {
-            // Only AIs are awaited but they made no move: nothing can advance.
-            anyhow::bail!("game #{game_id} is waiting for no one it can ask; this is a bug");
-        }
-        if let Some(v) = view.view.as_ref().filter(|v| !v.choices.is_empty()) {
-            let list: Vec<String> = v
-                .choices
-                .iter()
-                .map(|c| format!("`{}` ({})", c.text, c.label))
-                .collect();
-            writeln!(out, "Your options: {}", list.join(", "))?;
-        }
-        write!(out, "> ")?;
-        out.flush()?;
-        let line = match read_line_capped(&mut input, MAX_LINE_BYTES)? {
-            CappedLine::Text(line) => line,
-            CappedLine::End => {
-                writeln!(
-                    out,
-                    "\nInput ended; game #{game_id} is saved. Resume with the same command."
-                )?;
-                return Ok(());
-            }
-            CappedLine::TooLong => {
-                writeln!(
-                    out,
-                    "That line is too long (more than {MAX_LINE_BYTES} bytes); it was ignored. Type your move again."
-                )?;
-                continue;
-            }
-            CappedLine::NotUtf8 => {
-                writeln!(
-                    out,
-                    "That line is not UTF-8 text; it was ignored. Type your move again."
-                )?;
-                continue;
-            }
+        prompt_for_move(host, game_id, &user, &mut out)?;
+        let Some(line) = read_move(&mut input, game_id, &mut out)? else {
+            return Ok(());
         };
-        let line = line.trim();
-        match line.to_ascii_lowercase().as_str() {
-            "" => continue,
-            "help" | "?" => {
-                writeln!(
-                    out,
-                    "Type your move, or: board (show the game), forfeit (give up), quit (save and leave)."
-                )?;
-            }
-            "quit" | "exit" => {
-                writeln!(
-                    out,
-                    "Game #{game_id} is saved. Resume with the same command."
-                )?;
-                return Ok(());
-            }
-            "board" => print_view(host, game_id, &user, &mut out)?,
-            "forfeit" | "resign" => {
-                match host.forfeit(game_id, &user) {
-                    Ok(()) => {}
-                    Err(e) if e.is_user_error() => {
-                        writeln!(out, "{e}")?;
-                        continue;
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-                deliver(host, game_id, &user, &mut out)?;
-                if host.game(game_id)?.status == GameStatus::Running {
-                    // A game that goes on without the player (Diplomacy):
-                    // nobody is left at this terminal to follow it.
-                    host.abort(game_id, &user, true)?;
-                    discard_unsent(host, game_id)?;
-                    writeln!(
-                        out,
-                        "You left game #{game_id}. The others would play on without you, but nobody \
-                         is left here to follow them, so the game is closed (aborted)."
-                    )?;
-                    return Ok(());
-                }
-            }
-            _ => match host.submit(Some(game_id), &user, line) {
-                Ok(r) => {
-                    if !r.resolved {
-                        writeln!(out, "Recorded: {}.", r.recorded)?;
-                    }
-                }
-                Err(e) if e.is_user_error() => writeln!(out, "{e}")?,
-                Err(e) => return Err(e.into()),
-            },
+        match obey(host, game_id, &user, line.trim(), &mut out)? {
+            Next::Prompt => {}
+            Next::Leave => return Ok(()),
         }
     }
+}
+
+/// Whether the player stays at the game after a line.
+enum Next {
+    Prompt,
+    Leave,
+}
+
+/// The player's options (if the game offers choices) and the `> ` prompt;
+/// an error if the game awaits only AIs that made no move.
+fn prompt_for_move(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let view = host.view(game_id, Some(user))?;
+    let my_turn = view
+        .seats
+        .iter()
+        .any(|s| s.awaited && Some(s.seat) == view.viewer_seat && !s.acted);
+    if !my_turn {
+        // Only AIs are awaited but they made no move: nothing can advance.
+        anyhow::bail!("game #{game_id} is waiting for no one it can ask; this is a bug");
+    }
+    if let Some(v) = view.view.as_ref().filter(|v| !v.choices.is_empty()) {
+        let list: Vec<String> = v
+            .choices
+            .iter()
+            .map(|c| format!("`{}` ({})", c.text, c.label))
+            .collect();
+        writeln!(out, "Your options: {}", list.join(", "))?;
+    }
+    write!(out, "> ")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The next line typed: `None` when the input ended (the game is saved),
+/// an empty line for one too long or not UTF-8 (ignored, and said so).
+fn read_move(
+    input: &mut impl BufRead,
+    game_id: GameId,
+    out: &mut impl Write,
+) -> anyhow::Result<Option<String>> {
+    Ok(match read_line_capped(input, MAX_LINE_BYTES)? {
+        CappedLine::Text(line) => Some(line),
+        CappedLine::End => {
+            writeln!(
+                out,
+                "\nInput ended; game #{game_id} is saved. Resume with the same command."
+            )?;
+            None
+        }
+        CappedLine::TooLong => {
+            writeln!(
+                out,
+                "That line is too long (more than {MAX_LINE_BYTES} bytes); it was ignored. Type your move again."
+            )?;
+            Some(String::new())
+        }
+        CappedLine::NotUtf8 => {
+            writeln!(
+                out,
+                "That line is not UTF-8 text; it was ignored. Type your move again."
+            )?;
+            Some(String::new())
+        }
+    })
+}
+
+/// Carries out one trimmed line: a command (`help`, `quit`, `board`,
+/// `forfeit`) or a move.
+fn obey(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    line: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<Next> {
+    match line.to_ascii_lowercase().as_str() {
+        "" => {}
+        "help" | "?" => {
+            writeln!(
+                out,
+                "Type your move, or: board (show the game), forfeit (give up), quit (save and leave)."
+            )?;
+        }
+        "quit" | "exit" => {
+            writeln!(
+                out,
+                "Game #{game_id} is saved. Resume with the same command."
+            )?;
+            return Ok(Next::Leave);
+        }
+        "board" => print_view(host, game_id, user, out)?,
+        "forfeit" | "resign" => {
+            match host.forfeit(game_id, user) {
+                Ok(()) => {}
+                Err(e) if e.is_user_error() => {
+                    writeln!(out, "{e}")?;
+                    return Ok(Next::Prompt);
+                }
+                Err(e) => return Err(e.into()),
+            }
+            deliver(host, game_id, user, out)?;
+            if host.game(game_id)?.status == GameStatus::Running {
+                // A game that goes on without the player (Diplomacy):
+                // nobody is left at this terminal to follow it.
+                host.abort(game_id, user, true)?;
+                discard_unsent(host, game_id)?;
+                writeln!(
+                    out,
+                    "You left game #{game_id}. The others would play on without you, but nobody \
+                     is left here to follow them, so the game is closed (aborted)."
+                )?;
+                return Ok(Next::Leave);
+            }
+        }
+        _ => match host.submit(Some(game_id), user, line) {
+            Ok(r) => {
+                if !r.resolved {
+                    writeln!(out, "Recorded: {}.", r.recorded)?;
+                }
+            }
+            Err(e) if e.is_user_error() => writeln!(out, "{e}")?,
+            Err(e) => return Err(e.into()),
+        },
+    }
+    Ok(Next::Prompt)
 }
 
 /// The player's rating in this kind (from the games played at this

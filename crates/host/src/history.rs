@@ -245,21 +245,7 @@ impl Host {
         // A seat taken over changed hands: its earlier actions were someone
         // else's secrets, so the viewer sees only those since the last
         // takeover of their seat.
-        let held_since = match viewer_seat {
-            None => 0,
-            Some(seat) => {
-                let log = self.store.read(|tx| tx.turn_log(game_id, 0, u32::MAX))?;
-                let mut since = 0;
-                for entry in &log {
-                    if let TurnActions::Takeover(taken) = parse_actions(game_id, entry)?
-                        && taken.contains(&seat)
-                    {
-                        since = since.max(entry.turn);
-                    }
-                }
-                since
-            }
-        };
+        let held_since = self.seat_held_since(game_id, viewer_seat)?;
         // The page's turns, and the one before them for the position they
         // were played on.
         let first = (page - 1) * HISTORY_PAGE; // 0-based offset of the page's first turn
@@ -289,39 +275,7 @@ impl Host {
                         reason: format!("turn {}: {e}", entry.turn),
                     },
                 })?;
-            let moves = match parse_actions(game_id, &entry)? {
-                TurnActions::Forfeit(forfeited) => forfeited
-                    .into_iter()
-                    .map(|seat| SeatMove {
-                        seat,
-                        role: before.seat_name(seat),
-                        forfeited: true,
-                        action: None,
-                    })
-                    .collect(),
-                // The public report names who took the seat.
-                TurnActions::Takeover(_) => Vec::new(),
-                TurnActions::Moves(actions) => actions
-                    .iter()
-                    .map(|(&seat, action)| {
-                        let action = if viewer_seat == Some(seat) && entry.turn > held_since {
-                            Some(
-                                before
-                                    .describe_action(seat, action)
-                                    .map_err(|source| HostError::Corrupt { game_id, source })?,
-                            )
-                        } else {
-                            None
-                        };
-                        Ok(SeatMove {
-                            seat,
-                            role: before.seat_name(seat),
-                            forfeited: false,
-                            action,
-                        })
-                    })
-                    .collect::<Result<Vec<_>, HostError>>()?,
-            };
+            let moves = seat_moves(game_id, &entry, before.as_ref(), viewer_seat, held_since)?;
             let next = self.engine_after(&row, &entry)?;
             turns.push(TurnSummary {
                 turn: entry.turn,
@@ -333,6 +287,71 @@ impl Host {
         }
         Ok(HistoryPage { turns, ..empty })
     }
+
+    /// The last turn at which `seat` was taken over (0 if never, or no
+    /// seat): the viewer sees their seat's actions only after it.
+    fn seat_held_since(&self, game_id: GameId, seat: Option<Seat>) -> Result<u32, HostError> {
+        Ok(match seat {
+            None => 0,
+            Some(seat) => {
+                let log = self.store.read(|tx| tx.turn_log(game_id, 0, u32::MAX))?;
+                let mut since = 0;
+                for entry in &log {
+                    if let TurnActions::Takeover(taken) = parse_actions(game_id, entry)?
+                        && taken.contains(&seat)
+                    {
+                        since = since.max(entry.turn);
+                    }
+                }
+                since
+            }
+        })
+    }
+}
+
+/// What each seat did in one logged turn, as the viewer may read it: the
+/// forfeits, and the viewer's own actions (since `held_since`) described by
+/// `before`, the game as it was when the turn was played.
+fn seat_moves(
+    game_id: GameId,
+    entry: &TurnLogRow,
+    before: &dyn AnyGame,
+    viewer_seat: Option<Seat>,
+    held_since: u32,
+) -> Result<Vec<SeatMove>, HostError> {
+    Ok(match parse_actions(game_id, entry)? {
+        TurnActions::Forfeit(forfeited) => forfeited
+            .into_iter()
+            .map(|seat| SeatMove {
+                seat,
+                role: before.seat_name(seat),
+                forfeited: true,
+                action: None,
+            })
+            .collect(),
+        // The public report names who took the seat.
+        TurnActions::Takeover(_) => Vec::new(),
+        TurnActions::Moves(actions) => actions
+            .iter()
+            .map(|(&seat, action)| {
+                let action = if viewer_seat == Some(seat) && entry.turn > held_since {
+                    Some(
+                        before
+                            .describe_action(seat, action)
+                            .map_err(|source| HostError::Corrupt { game_id, source })?,
+                    )
+                } else {
+                    None
+                };
+                Ok(SeatMove {
+                    seat,
+                    role: before.seat_name(seat),
+                    forfeited: false,
+                    action,
+                })
+            })
+            .collect::<Result<Vec<_>, HostError>>()?,
+    })
 }
 
 /// A user error unless the game has started and reached `turn`.

@@ -254,23 +254,7 @@ impl Host {
                     "Every power plays on its orders alone; let your moves speak.",
                 ));
             }
-            let text = text.trim();
-            let chars = text.chars().count();
-            if chars == 0 {
-                return Err(refuse(
-                    "Your message is empty.",
-                    "Write what you want to say after `text:`.",
-                ));
-            }
-            if chars > PRESS_MAX_CHARS {
-                return Err(refuse(
-                    format!("Your message is {chars} characters long."),
-                    format!(
-                        "Press is at most {PRESS_MAX_CHARS} characters (Discord's 2,000 less the \
-                         header); split it into shorter messages."
-                    ),
-                ));
-            }
+            let text = checked_press_text(text)?;
             let game = position_of(&row)?;
             let sender = game.power_of_seat(seat).ok_or_else(|| {
                 HostError::user(format!("Seat {seat} plays no power in this game."))
@@ -282,21 +266,7 @@ impl Host {
                 ));
             }
             let (recipients, to_all) = parse_recipients(&game, sender, to)?;
-            if rule == PressRule::PublicOnly && !to_all {
-                return Err(refuse(
-                    format!(
-                        "{} allows public press only: every message goes to all powers.",
-                        game_label(&row)
-                    ),
-                    "Send it with `to:all`.",
-                ));
-            }
-            if !to_all && let Some(out) = recipients.iter().find(|&&p| !game.alive(p)) {
-                return Err(refuse(
-                    format!("{} is out of the game.", out.name()),
-                    "Eliminated powers receive no press; write to the powers still playing.",
-                ));
-            }
+            check_recipients(&row, &game, rule, &recipients, to_all)?;
             check_rate(tx, game_id, seat, now)?;
 
             let mut sent = PressSent {
@@ -320,35 +290,7 @@ impl Host {
                 &phase,
             );
             let body = format!("{header}\n{text}");
-            for &p in &recipients {
-                let name = p.name().to_string();
-                if !game.alive(p) {
-                    sent.eliminated.push(name);
-                    continue;
-                }
-                match game.seat_of(p).and_then(|s| occupant(&seats, s)) {
-                    Some(Occupant::User(u)) => {
-                        self.announce(
-                            tx,
-                            &row,
-                            Target::User(u.clone()),
-                            Announcement {
-                                game_id,
-                                game_kind: row.kind.clone(),
-                                channel_id: row.channel_id.clone(),
-                                kind: AnnouncementKind::Press,
-                                turn: row.turn,
-                                text: body.clone(),
-                                board: None,
-                                choices: Vec::new(),
-                                deadline: None,
-                            },
-                        )?;
-                        sent.delivered.push(name);
-                    }
-                    Some(Occupant::Ai(_)) | None => sent.to_ai.push(name),
-                }
-            }
+            self.deliver_press(tx, &row, &seats, &game, &recipients, &body, &mut sent)?;
             let addressed: Vec<String> = recipients
                 .iter()
                 .filter(|p| game.alive(**p))
@@ -367,6 +309,51 @@ impl Host {
             })?;
             Ok(sent)
         })
+    }
+
+    /// Queues the press to each live recipient played by a person, and
+    /// notes which went to AI seats and which to eliminated powers.
+    #[allow(clippy::too_many_arguments)]
+    fn deliver_press(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        seats: &[SeatRow],
+        game: &Diplomacy,
+        recipients: &[Power],
+        body: &str,
+        sent: &mut PressSent,
+    ) -> Result<(), HostError> {
+        for &p in recipients {
+            let name = p.name().to_string();
+            if !game.alive(p) {
+                sent.eliminated.push(name);
+                continue;
+            }
+            match game.seat_of(p).and_then(|s| occupant(seats, s)) {
+                Some(Occupant::User(u)) => {
+                    self.announce(
+                        tx,
+                        row,
+                        Target::User(u.clone()),
+                        Announcement {
+                            game_id: row.id,
+                            game_kind: row.kind.clone(),
+                            channel_id: row.channel_id.clone(),
+                            kind: AnnouncementKind::Press,
+                            turn: row.turn,
+                            text: body.to_string(),
+                            board: None,
+                            choices: Vec::new(),
+                            deadline: None,
+                        },
+                    )?;
+                    sent.delivered.push(name);
+                }
+                Some(Occupant::Ai(_)) | None => sent.to_ai.push(name),
+            }
+        }
+        Ok(())
     }
 
     /// The one running Diplomacy game `user` plays in, or a user error
@@ -507,6 +494,54 @@ fn require_diplomacy(row: &GameRow) -> Result<(), HostError> {
             game_label(row)
         )))
     }
+}
+
+/// The press text, trimmed: neither empty nor over [`PRESS_MAX_CHARS`].
+fn checked_press_text(text: &str) -> Result<&str, HostError> {
+    let text = text.trim();
+    let chars = text.chars().count();
+    if chars == 0 {
+        return Err(refuse(
+            "Your message is empty.",
+            "Write what you want to say after `text:`.",
+        ));
+    }
+    if chars > PRESS_MAX_CHARS {
+        return Err(refuse(
+            format!("Your message is {chars} characters long."),
+            format!(
+                "Press is at most {PRESS_MAX_CHARS} characters (Discord's 2,000 less the \
+                 header); split it into shorter messages."
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// A public-only game takes press to all only; eliminated powers get none.
+fn check_recipients(
+    row: &GameRow,
+    game: &Diplomacy,
+    rule: PressRule,
+    recipients: &[Power],
+    to_all: bool,
+) -> Result<(), HostError> {
+    if rule == PressRule::PublicOnly && !to_all {
+        return Err(refuse(
+            format!(
+                "{} allows public press only: every message goes to all powers.",
+                game_label(row)
+            ),
+            "Send it with `to:all`.",
+        ));
+    }
+    if !to_all && let Some(out) = recipients.iter().find(|&&p| !game.alive(p)) {
+        return Err(refuse(
+            format!("{} is out of the game.", out.name()),
+            "Eliminated powers receive no press; write to the powers still playing.",
+        ));
+    }
+    Ok(())
 }
 
 /// Who sits in `seat`.

@@ -342,14 +342,7 @@ impl Host {
             .map(GameRules::from_row)
             .unwrap_or_default();
         let n = seats.iter().map(|s| s.seat + 1).max().unwrap_or(0);
-        let mut forfeited: Vec<Seat> = Vec::new();
-        for log in tx.forfeit_logs(row.id)? {
-            if let Ok(v) = serde_json::from_str::<serde_json::Value>(&log)
-                && let Some(list) = v.get("forfeit").and_then(|l| l.as_array())
-            {
-                forfeited.extend(list.iter().filter_map(|s| s.as_u64()).map(|s| s as Seat));
-            }
-        }
+        let forfeited = forfeited_seats(tx, row.id)?;
         // In a draw, a seat still listed but no longer in play was left in
         // civil disorder: that is a loss, not a share of the draw.
         let mut gave_up = forfeited.clone();
@@ -367,7 +360,7 @@ impl Host {
             strengths: &strengths,
             scoring,
         });
-        let keyed: Vec<(&SeatRow, String, SeatResult)> = seats
+        let keyed: Vec<KeyedResult<'_>> = seats
             .iter()
             .filter_map(|s| {
                 results
@@ -375,84 +368,11 @@ impl Host {
                     .map(|r| (s, player_key(&s.occupant), *r))
             })
             .collect();
-        let all_human = seats
-            .iter()
-            .all(|s| matches!(s.occupant, Occupant::User(_)));
-        let mut distinct: Vec<&str> = keyed.iter().map(|(_, k, _)| k.as_str()).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let why_unrated = if !rules.rated {
-            Some("its creator made it unrated")
-        } else if !all_human && !tx.rate_ai_seats(&scope)? {
-            Some("an AI played in it, and this server rates only games between people")
-        } else if distinct.len() < 2 || distinct.len() != keyed.len() {
-            Some("the same player or AI level held more than one seat")
-        } else {
-            None
+        let why_unrated = why_unrated(tx, &rules, &scope, seats, &keyed)?;
+        let after = match why_unrated {
+            None => self.update_ratings(tx, row, &scope, &keyed)?,
+            Some(_) => vec![None; keyed.len()],
         };
-        let now = self.now();
-        let mut after: Vec<Option<(f64, Skill)>> = vec![None; keyed.len()];
-        if why_unrated.is_none() {
-            let newcomer = Skill::newcomer(keyed.len());
-            let players: Vec<&str> = keyed.iter().map(|(_, k, _)| k.as_str()).collect();
-            tx.lock_ratings(
-                &RatingRow {
-                    scope: scope.clone(),
-                    kind: row.kind.clone(),
-                    player: String::new(),
-                    rating: newcomer.rating,
-                    deviation: newcomer.deviation,
-                    volatility: newcomer.volatility,
-                    games: 0,
-                    updated_at: now,
-                },
-                &players,
-            )?;
-            let before: Vec<(Skill, u32)> = keyed
-                .iter()
-                .map(|(_, k, _)| {
-                    Ok(tx
-                        .rating(&scope, &row.kind, k)?
-                        .map(|r| {
-                            (
-                                Skill {
-                                    rating: r.rating,
-                                    deviation: r.deviation,
-                                    volatility: r.volatility,
-                                },
-                                r.games,
-                            )
-                        })
-                        .unwrap_or((Skill::newcomer(keyed.len()), 0)))
-                })
-                .collect::<Result<_, HostError>>()?;
-            let new: Vec<Skill> = if keyed.len() == 2 {
-                let (a, b) = update_duel(before[0].0, before[1].0, keyed[0].2.outcome);
-                vec![a, b]
-            } else {
-                update_multi(
-                    &keyed
-                        .iter()
-                        .zip(&before)
-                        .map(|((_, _, r), (s, _))| (*s, r.rank))
-                        .collect::<Vec<_>>(),
-                )
-            };
-            for (i, ((_, key, _), (old, games))) in keyed.iter().zip(&before).enumerate() {
-                let s = new[i];
-                tx.upsert_rating(&RatingRow {
-                    scope: scope.clone(),
-                    kind: row.kind.clone(),
-                    player: key.clone(),
-                    rating: s.rating,
-                    deviation: s.deviation,
-                    volatility: s.volatility,
-                    games: games + 1,
-                    updated_at: now,
-                })?;
-                after[i] = Some((old.rating, s));
-            }
-        }
         for (i, (seat, key, r)) in keyed.iter().enumerate() {
             tx.insert_game_result(&GameResultRow {
                 game_id: row.id,
@@ -465,48 +385,89 @@ impl Host {
                 deviation_after: after[i].map(|(_, s)| s.deviation),
             })?;
         }
-        // The lines added to the final message.
-        let mut text = String::new();
-        if let Some(scoring) = scoring {
-            let mut by_rank: Vec<&(&SeatRow, String, SeatResult)> = keyed.iter().collect();
-            by_rank.sort_by_key(|(s, _, r)| (r.rank, s.seat));
-            text.push_str(&format!(
-                "\nScores ({}): {}.",
-                scoring.name(),
-                by_rank
-                    .iter()
-                    .map(|(s, _, r)| format!(
-                        "{} ({}) {:.1}",
-                        engine.seat_name(s.seat),
-                        s.display_name,
-                        r.score.unwrap_or(0.0)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        match why_unrated {
-            Some(why) => text.push_str(&format!("\nNot rated: {why}.")),
-            None => {
-                let parts: Vec<String> = keyed
-                    .iter()
-                    .zip(&after)
-                    .filter_map(|((seat, _, _), a)| {
-                        a.map(|(b, s)| {
-                            format!(
-                                "{} {:.0} → {:.0} ({:+.0})",
-                                seat_display(seats, seat.seat),
-                                b,
-                                s.rating,
-                                s.rating.round() - b.round()
-                            )
-                        })
+        Ok(final_message_lines(
+            engine,
+            seats,
+            &keyed,
+            scoring,
+            why_unrated,
+            &after,
+        ))
+    }
+
+    /// Rates a rated game: each player's rating before (newcomers start
+    /// fresh), updated by the duel or multi-player model and stored.
+    /// Returns per keyed seat the rating before and the skill after.
+    fn update_ratings(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        scope: &str,
+        keyed: &[KeyedResult<'_>],
+    ) -> Result<Vec<Option<(f64, Skill)>>, HostError> {
+        let scope = scope.to_string();
+        let now = self.now();
+        let mut after: Vec<Option<(f64, Skill)>> = vec![None; keyed.len()];
+        let newcomer = Skill::newcomer(keyed.len());
+        let players: Vec<&str> = keyed.iter().map(|(_, k, _)| k.as_str()).collect();
+        tx.lock_ratings(
+            &RatingRow {
+                scope: scope.clone(),
+                kind: row.kind.clone(),
+                player: String::new(),
+                rating: newcomer.rating,
+                deviation: newcomer.deviation,
+                volatility: newcomer.volatility,
+                games: 0,
+                updated_at: now,
+            },
+            &players,
+        )?;
+        let before: Vec<(Skill, u32)> = keyed
+            .iter()
+            .map(|(_, k, _)| {
+                Ok(tx
+                    .rating(&scope, &row.kind, k)?
+                    .map(|r| {
+                        (
+                            Skill {
+                                rating: r.rating,
+                                deviation: r.deviation,
+                                volatility: r.volatility,
+                            },
+                            r.games,
+                        )
                     })
-                    .collect();
-                text.push_str(&format!("\nRatings: {}.", parts.join(", ")));
-            }
+                    .unwrap_or((Skill::newcomer(keyed.len()), 0)))
+            })
+            .collect::<Result<_, HostError>>()?;
+        let new: Vec<Skill> = if keyed.len() == 2 {
+            let (a, b) = update_duel(before[0].0, before[1].0, keyed[0].2.outcome);
+            vec![a, b]
+        } else {
+            update_multi(
+                &keyed
+                    .iter()
+                    .zip(&before)
+                    .map(|((_, _, r), (s, _))| (*s, r.rank))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        for (i, ((_, key, _), (old, games))) in keyed.iter().zip(&before).enumerate() {
+            let s = new[i];
+            tx.upsert_rating(&RatingRow {
+                scope: scope.clone(),
+                kind: row.kind.clone(),
+                player: key.clone(),
+                rating: s.rating,
+                deviation: s.deviation,
+                volatility: s.volatility,
+                games: games + 1,
+                updated_at: now,
+            })?;
+            after[i] = Some((old.rating, s));
         }
-        Ok(text)
+        Ok(after)
     }
 
     /// A page (from 1; past the end: the last) of a kind's leaderboard in a
@@ -782,6 +743,102 @@ impl Host {
         }
         Ok(())
     }
+}
+
+/// One seat's result with the key of the player (or AI level) holding it.
+type KeyedResult<'a> = (&'a SeatRow, String, SeatResult);
+
+/// The seats forfeited during the game, from its turn log.
+fn forfeited_seats(tx: &Tx<'_>, game_id: GameId) -> Result<Vec<Seat>, HostError> {
+    let mut forfeited: Vec<Seat> = Vec::new();
+    for log in tx.forfeit_logs(game_id)? {
+        if let Ok(v) = serde_json::from_str::<serde_json::Value>(&log)
+            && let Some(list) = v.get("forfeit").and_then(|l| l.as_array())
+        {
+            forfeited.extend(list.iter().filter_map(|s| s.as_u64()).map(|s| s as Seat));
+        }
+    }
+    Ok(forfeited)
+}
+
+/// Why a finished game is not rated, if it is not: made unrated, an AI
+/// played where only people are rated, or one player held two seats.
+fn why_unrated(
+    tx: &Tx<'_>,
+    rules: &GameRules,
+    scope: &str,
+    seats: &[SeatRow],
+    keyed: &[KeyedResult<'_>],
+) -> Result<Option<&'static str>, HostError> {
+    let all_human = seats
+        .iter()
+        .all(|s| matches!(s.occupant, Occupant::User(_)));
+    let mut distinct: Vec<&str> = keyed.iter().map(|(_, k, _)| k.as_str()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    Ok(if !rules.rated {
+        Some("its creator made it unrated")
+    } else if !all_human && !tx.rate_ai_seats(scope)? {
+        Some("an AI played in it, and this server rates only games between people")
+    } else if distinct.len() < 2 || distinct.len() != keyed.len() {
+        Some("the same player or AI level held more than one seat")
+    } else {
+        None
+    })
+}
+
+/// The lines added to the final message: the scores (multi-player), then
+/// the rating changes or why the game is not rated.
+fn final_message_lines(
+    engine: &dyn AnyGame,
+    seats: &[SeatRow],
+    keyed: &[KeyedResult<'_>],
+    scoring: Option<Scoring>,
+    why_unrated: Option<&str>,
+    after: &[Option<(f64, Skill)>],
+) -> String {
+    // The lines added to the final message.
+    let mut text = String::new();
+    if let Some(scoring) = scoring {
+        let mut by_rank: Vec<&KeyedResult<'_>> = keyed.iter().collect();
+        by_rank.sort_by_key(|(s, _, r)| (r.rank, s.seat));
+        text.push_str(&format!(
+            "\nScores ({}): {}.",
+            scoring.name(),
+            by_rank
+                .iter()
+                .map(|(s, _, r)| format!(
+                    "{} ({}) {:.1}",
+                    engine.seat_name(s.seat),
+                    s.display_name,
+                    r.score.unwrap_or(0.0)
+                ))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    match why_unrated {
+        Some(why) => text.push_str(&format!("\nNot rated: {why}.")),
+        None => {
+            let parts: Vec<String> = keyed
+                .iter()
+                .zip(after)
+                .filter_map(|((seat, _, _), a)| {
+                    a.map(|(b, s)| {
+                        format!(
+                            "{} {:.0} → {:.0} ({:+.0})",
+                            seat_display(seats, seat.seat),
+                            b,
+                            s.rating,
+                            s.rating.round() - b.round()
+                        )
+                    })
+                })
+                .collect();
+            text.push_str(&format!("\nRatings: {}.", parts.join(", ")));
+        }
+    }
+    text
 }
 
 #[cfg(test)]

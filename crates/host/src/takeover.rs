@@ -201,25 +201,7 @@ impl Host {
             .filter(|p| p.turn == row.turn && p.seat != seat)
             .collect();
         let deadline = tx.deadline(row.id)?.filter(|d| d.turn == row.turn);
-        // Who held the seat until now keeps the turns they held it for
-        // (reliability counts each turn against its holder then).
-        let user_of = |o: &Occupant| match o {
-            Occupant::User(u) => Some(u.clone()),
-            Occupant::Ai(_) => None,
-        };
-        let previous = tx
-            .seats(row.id)?
-            .into_iter()
-            .find(|r| r.seat == seat)
-            .and_then(|r| user_of(&r.occupant));
-        tx.record_seat_term(
-            row.id,
-            seat,
-            row.turn + 1,
-            user_of(&new_seat.occupant).as_deref(),
-            previous.as_deref(),
-        )?;
-        tx.replace_seat(row.id, &new_seat)?;
+        record_new_occupant(tx, row, &new_seat)?;
         let state = engine.state_json();
         tx.advance_game(row.id, row.turn, &state, now)?;
         let report = TurnReport {
@@ -263,6 +245,21 @@ impl Host {
         // The log entry moved the turn on, so the others' prompts and
         // buttons of this phase (keyed on the turn) are stale now: the
         // players still to decide get them again.
+        self.prompt_undecided(tx, &row, engine.as_ref(), seat)?;
+        // The newcomer may have nothing to do this phase while every other
+        // seat is done: then the phase is complete now.
+        self.resolve_if_complete(tx, row.id)
+    }
+
+    /// Prompts again each person still to decide this phase (their prompts
+    /// were keyed on the turn the takeover moved on), except `seat`'s.
+    fn prompt_undecided(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seat: Seat,
+    ) -> Result<(), HostError> {
         let decided: Vec<_> = tx
             .pending(row.id)?
             .into_iter()
@@ -279,13 +276,36 @@ impl Host {
                 .find(|r| r.seat == s)
                 .map(|r| r.occupant)
             {
-                self.prompt(tx, &row, engine.as_ref(), s, &user)?;
+                self.prompt(tx, row, engine, s, &user)?;
             }
         }
-        // The newcomer may have nothing to do this phase while every other
-        // seat is done: then the phase is complete now.
-        self.resolve_if_complete(tx, row.id)
+        Ok(())
     }
+}
+
+/// The seat's terms (who held it until now keeps the turns they held it
+/// for) and its new occupant.
+fn record_new_occupant(tx: &Tx<'_>, row: &GameRow, new_seat: &SeatRow) -> Result<(), HostError> {
+    // Who held the seat until now keeps the turns they held it for
+    // (reliability counts each turn against its holder then).
+    let user_of = |o: &Occupant| match o {
+        Occupant::User(u) => Some(u.clone()),
+        Occupant::Ai(_) => None,
+    };
+    let previous = tx
+        .seats(row.id)?
+        .into_iter()
+        .find(|r| r.seat == new_seat.seat)
+        .and_then(|r| user_of(&r.occupant));
+    tx.record_seat_term(
+        row.id,
+        new_seat.seat,
+        row.turn + 1,
+        user_of(&new_seat.occupant).as_deref(),
+        previous.as_deref(),
+    )?;
+    tx.replace_seat(row.id, new_seat)?;
+    Ok(())
 }
 
 /// A running game, or a user error saying why nothing can be taken over.

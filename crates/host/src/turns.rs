@@ -254,47 +254,7 @@ impl Host {
         // turn's status ("Waiting for: Bob, Turkey · 5 of 7 ready"), which
         // front-ends show by editing one message per turn.
         if is_final && !was_final && from_person {
-            // With many seats the players' names alone do not say which
-            // power is late ("AI (hold), AI (hold)"): name the seat too.
-            let many = awaiting.len() > 2;
-            let who = |s: Seat| {
-                if many {
-                    format!("{} ({})", engine.seat_name(s), seat_display(seats, s))
-                } else {
-                    seat_display(seats, s)
-                }
-            };
-            let text = format!(
-                "{}: waiting for {} · {} of {} ready",
-                game_label(row),
-                missing
-                    .iter()
-                    .map(|s| who(*s))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                awaiting.len() - missing.len(),
-                awaiting.len()
-            );
-            let deadline = tx
-                .deadline(row.id)?
-                .filter(|d| d.turn == row.turn)
-                .map(|d| d.due_at);
-            self.announce(
-                tx,
-                row,
-                Target::Channel(row.channel_id.clone()),
-                Announcement {
-                    game_id: row.id,
-                    game_kind: row.kind.clone(),
-                    channel_id: row.channel_id.clone(),
-                    kind: AnnouncementKind::Waiting,
-                    turn: row.turn,
-                    text,
-                    board: None,
-                    choices: Vec::new(),
-                    deadline,
-                },
-            )?;
+            self.announce_waiting(tx, row, engine.as_ref(), seats, &awaiting, &missing)?;
         }
         Ok(Receipt {
             game_id: row.id,
@@ -305,6 +265,61 @@ impl Host {
             resolved: false,
             waiting_for: missing.iter().map(|s| seat_display(seats, *s)).collect(),
         })
+    }
+
+    /// Updates the turn's status after a person's final move: who is still
+    /// awaited and how many are ready.
+    fn announce_waiting(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        engine: &dyn AnyGame,
+        seats: &[SeatRow],
+        awaiting: &[Seat],
+        missing: &[Seat],
+    ) -> Result<(), HostError> {
+        // With many seats the players' names alone do not say which
+        // power is late ("AI (hold), AI (hold)"): name the seat too.
+        let many = awaiting.len() > 2;
+        let who = |s: Seat| {
+            if many {
+                format!("{} ({})", engine.seat_name(s), seat_display(seats, s))
+            } else {
+                seat_display(seats, s)
+            }
+        };
+        let text = format!(
+            "{}: waiting for {} · {} of {} ready",
+            game_label(row),
+            missing
+                .iter()
+                .map(|s| who(*s))
+                .collect::<Vec<_>>()
+                .join(", "),
+            awaiting.len() - missing.len(),
+            awaiting.len()
+        );
+        let deadline = tx
+            .deadline(row.id)?
+            .filter(|d| d.turn == row.turn)
+            .map(|d| d.due_at);
+        self.announce(
+            tx,
+            row,
+            Target::Channel(row.channel_id.clone()),
+            Announcement {
+                game_id: row.id,
+                game_kind: row.kind.clone(),
+                channel_id: row.channel_id.clone(),
+                kind: AnnouncementKind::Waiting,
+                turn: row.turn,
+                text,
+                board: None,
+                choices: Vec::new(),
+                deadline,
+            },
+        )?;
+        Ok(())
     }
 
     /// Applies a turn: new state, turn log, cleared pending actions and the
@@ -776,7 +791,54 @@ impl Host {
     /// The deadline passed: missing seats get the policy's action.
     fn expire_turn(&self, d: &DeadlineRow) -> Result<DeadlineEvent, HostError> {
         // AI stand-ins think before the write lock is taken.
-        let snapshot = self.store.read(|tx| -> Result<_, HostError> {
+        let Some(expired) = self.read_expired_turn(d)? else {
+            self.store.write(|tx| -> Result<(), HostError> {
+                if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
+                    tx.clear_deadline(d.game_id)?;
+                }
+                Ok(())
+            })?;
+            return Ok(DeadlineEvent::Stale(d.game_id));
+        };
+        // A player who declared an absence: the deadline waits for them, or
+        // the AI moves for them (see `pause.rs`).
+        if expired.away_mode == AwayMode::Extend && !expired.away.is_empty() {
+            return self.store.write(|tx| {
+                let row = require_game(tx, d.game_id)?;
+                match tx.deadline(d.game_id)? {
+                    Some(now_d) if row.status == GameStatus::Running && now_d == *d => {
+                        self.postpone_for_absence(tx, &row, d, &expired.away)?;
+                        Ok(DeadlineEvent::Postponed(d.game_id))
+                    }
+                    _ => Ok(DeadlineEvent::Stale(d.game_id)),
+                }
+            });
+        }
+        let away_for_ai: Vec<Seat> = if expired.away_mode == AwayMode::Ai {
+            expired.away.keys().copied().collect()
+        } else {
+            Vec::new()
+        };
+        let missing: Vec<Seat> = expired
+            .missing
+            .iter()
+            .copied()
+            .filter(|s| !away_for_ai.contains(s))
+            .collect();
+        let stand_ins = self.stand_in_actions(&expired, &missing, &away_for_ai);
+        let stood_in = StoodIn {
+            missing,
+            away_for_ai,
+            actions: stand_ins,
+        };
+        self.store
+            .write(|tx| self.commit_expired_turn(tx, d, &stood_in))
+    }
+
+    /// The turn a due deadline ends, read without the write lock: `None`
+    /// when the game moved on (the deadline is stale).
+    fn read_expired_turn(&self, d: &DeadlineRow) -> Result<Option<ExpiredTurn>, HostError> {
+        self.store.read(|tx| -> Result<_, HostError> {
             let row = require_game(tx, d.game_id)?;
             if row.status != GameStatus::Running || row.turn != d.turn {
                 return Ok(None);
@@ -790,49 +852,41 @@ impl Host {
                 .collect();
             let (complete, missing) = split_complete(&row, engine.as_ref(), &pending, not_final)?;
             let (away_mode, away) = self.away_seats(tx, &row, &missing)?;
-            Ok(Some((
-                row, engine, pending, complete, missing, away_mode, away,
-            )))
-        })?;
-        let Some((row, engine, pending, complete, missing, away_mode, away)) = snapshot else {
-            self.store.write(|tx| -> Result<(), HostError> {
-                if tx.deadline(d.game_id)?.is_some_and(|x| x.turn == d.turn) {
-                    tx.clear_deadline(d.game_id)?;
-                }
-                Ok(())
-            })?;
-            return Ok(DeadlineEvent::Stale(d.game_id));
-        };
-        // A player who declared an absence: the deadline waits for them, or
-        // the AI moves for them (see `pause.rs`).
-        if away_mode == AwayMode::Extend && !away.is_empty() {
-            return self.store.write(|tx| {
-                let row = require_game(tx, d.game_id)?;
-                match tx.deadline(d.game_id)? {
-                    Some(now_d) if row.status == GameStatus::Running && now_d == *d => {
-                        self.postpone_for_absence(tx, &row, d, &away)?;
-                        Ok(DeadlineEvent::Postponed(d.game_id))
-                    }
-                    _ => Ok(DeadlineEvent::Stale(d.game_id)),
-                }
-            });
-        }
-        let away_for_ai: Vec<Seat> = if away_mode == AwayMode::Ai {
-            away.keys().copied().collect()
-        } else {
-            Vec::new()
-        };
-        let missing: Vec<Seat> = missing
-            .into_iter()
-            .filter(|s| !away_for_ai.contains(s))
-            .collect();
+            Ok(Some(ExpiredTurn {
+                row,
+                engine,
+                pending,
+                complete,
+                missing,
+                away_mode,
+                away,
+            }))
+        })
+    }
+
+    /// The action each seat is given: what a complete seat sent, and for a
+    /// missing or away seat its policy's action (the AI thinks here,
+    /// outside the write lock).
+    fn stand_in_actions(
+        &self,
+        expired: &ExpiredTurn,
+        missing: &[Seat],
+        away_for_ai: &[Seat],
+    ) -> BTreeMap<Seat, Value> {
+        let ExpiredTurn {
+            row,
+            engine,
+            pending,
+            complete,
+            ..
+        } = expired;
         let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
-        for &seat in &complete {
+        for &seat in complete {
             if let Some((sent, _)) = pending.get(&seat) {
                 stand_ins.insert(seat, sent.clone());
             }
         }
-        for &seat in missing.iter().chain(&away_for_ai) {
+        for &seat in missing.iter().chain(away_for_ai) {
             let policy = if away_for_ai.contains(&seat) {
                 TimeoutPolicy::Ai
             } else {
@@ -858,94 +912,92 @@ impl Host {
             };
             stand_ins.insert(seat, action);
         }
-        self.store.write(|tx| {
-            let row = require_game(tx, d.game_id)?;
-            if row.status != GameStatus::Running || row.turn != d.turn {
-                return Ok(DeadlineEvent::Stale(d.game_id));
+        stand_ins
+    }
+
+    /// Inside the write lock, if the turn is still the deadline's: ends an
+    /// abandoned game, or forfeits the missing seats (forfeit policy), or
+    /// resolves the turn with the stand-ins' actions.
+    fn commit_expired_turn(
+        &self,
+        tx: &Tx<'_>,
+        d: &DeadlineRow,
+        stood_in: &StoodIn,
+    ) -> Result<DeadlineEvent, HostError> {
+        let StoodIn {
+            missing,
+            away_for_ai,
+            actions: stand_ins,
+        } = stood_in;
+        let row = require_game(tx, d.game_id)?;
+        if row.status != GameStatus::Running || row.turn != d.turn {
+            return Ok(DeadlineEvent::Stale(d.game_id));
+        }
+        let mut engine = self.engine_of(&row)?;
+        let seats = tx.seats(row.id)?;
+        // A game nobody plays any more is ended rather than resolved
+        // turn after turn by stand-ins, filling its channel.
+        let idle = if people_acted(&seats, &current_pending(tx, &row)?) {
+            0
+        } else {
+            d.idle_deadlines.saturating_add(1)
+        };
+        let open_before = self.note_missed_deadlines(tx, &row, &seats, missing, engine.as_ref())?;
+        let has_people = seats
+            .iter()
+            .any(|s| matches!(s.occupant, Occupant::User(_)));
+        if self.abandon_after > 0 && has_people && idle >= self.abandon_after {
+            tx.finish_game(row.id, GameStatus::Aborted, None, self.now())?;
+            self.announce_to_channel(
+                tx,
+                &row,
+                AnnouncementKind::Aborted,
+                format!(
+                    "{} was aborted as abandoned: no player moved before the last {idle} \
+                     deadlines.",
+                    game_label(&row)
+                ),
+            )?;
+            return Ok(DeadlineEvent::Abandoned(row.id));
+        }
+        let names = missing
+            .iter()
+            .map(|s| seat_display(&seats, *s))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if row.timeout_policy == TimeoutPolicy::Forfeit && !missing.is_empty() {
+            let mut report = TurnReport::default();
+            for &seat in missing {
+                let r = engine.forfeit(seat);
+                report.public.push_str(&r.public);
+                report.public.push('\n');
+                report.private.extend(r.private);
             }
-            let mut engine = self.engine_of(&row)?;
-            let seats = tx.seats(row.id)?;
-            // A game nobody plays any more is ended rather than resolved
-            // turn after turn by stand-ins, filling its channel.
-            let idle = if people_acted(&seats, &current_pending(tx, &row)?) {
-                0
-            } else {
-                d.idle_deadlines.saturating_add(1)
-            };
-            let open_before =
-                self.note_missed_deadlines(tx, &row, &seats, &missing, engine.as_ref())?;
-            let has_people = seats
-                .iter()
-                .any(|s| matches!(s.occupant, Occupant::User(_)));
-            if self.abandon_after > 0 && has_people && idle >= self.abandon_after {
-                tx.finish_game(row.id, GameStatus::Aborted, None, self.now())?;
-                self.announce_to_channel(
-                    tx,
-                    &row,
-                    AnnouncementKind::Aborted,
-                    format!(
-                        "{} was aborted as abandoned: no player moved before the last {idle} \
-                         deadlines.",
-                        game_label(&row)
-                    ),
-                )?;
-                return Ok(DeadlineEvent::Abandoned(row.id));
-            }
-            let names = missing
-                .iter()
-                .map(|s| seat_display(&seats, *s))
-                .collect::<Vec<_>>()
-                .join(", ");
-            if row.timeout_policy == TimeoutPolicy::Forfeit && !missing.is_empty() {
-                let mut report = TurnReport::default();
-                for &seat in &missing {
-                    let r = engine.forfeit(seat);
-                    report.public.push_str(&r.public);
-                    report.public.push('\n');
-                    report.private.extend(r.private);
-                }
-                report.public = format!(
-                    "Time is up in {}: {names} forfeit(s).\n{}",
-                    game_label(&row),
-                    report.public
-                );
-                self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, &missing)?;
-                self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
-                tx.set_idle_deadlines(row.id, idle)?;
-                return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
-            }
-            let mut actions: BTreeMap<Seat, Value> = current_pending(tx, &row)?
-                .into_iter()
-                .filter(|(_, (_, f))| *f)
-                .map(|(s, (a, _))| (s, a))
-                .collect();
-            for (seat, a) in &stand_ins {
-                actions.entry(*seat).or_insert_with(|| a.clone());
-            }
-            let mut text = format!("Time is up in {}:", game_label(&row));
-            if !missing.is_empty() {
-                text.push_str(&format!(
-                    " {} for {names}.",
-                    timeout_words(row.timeout_policy)
-                ));
-            }
-            if !away_for_ai.is_empty() {
-                let away_names = away_for_ai
-                    .iter()
-                    .map(|s| seat_display(&seats, *s))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                text.push_str(&format!(
-                    " The AI moved for {away_names}, who declared an absence."
-                ));
-            }
-            self.announce_to_channel(tx, &row, AnnouncementKind::Moved, text)?;
-            self.resolve_turn(tx, &row, engine, &seats, actions)?;
+            report.public = format!(
+                "Time is up in {}: {names} forfeit(s).\n{}",
+                game_label(&row),
+                report.public
+            );
+            self.commit_forfeit(tx, &row, engine.as_ref(), &seats, &report, missing)?;
             self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
-            // The next turn's deadline (if the game goes on) carries the count.
             tx.set_idle_deadlines(row.id, idle)?;
-            Ok(DeadlineEvent::Resolved(row.id))
-        })
+            return Ok(DeadlineEvent::Forfeited(row.id, missing.clone()));
+        }
+        let mut actions: BTreeMap<Seat, Value> = current_pending(tx, &row)?
+            .into_iter()
+            .filter(|(_, (_, f))| *f)
+            .map(|(s, (a, _))| (s, a))
+            .collect();
+        for (seat, a) in stand_ins {
+            actions.entry(*seat).or_insert_with(|| a.clone());
+        }
+        let text = time_is_up_text(&row, &seats, missing, &names, away_for_ai);
+        self.announce_to_channel(tx, &row, AnnouncementKind::Moved, text)?;
+        self.resolve_turn(tx, &row, engine, &seats, actions)?;
+        self.note_civil_disorder(tx, row.id, row.turn, &seats, &open_before)?;
+        // The next turn's deadline (if the game goes on) carries the count.
+        tx.set_idle_deadlines(row.id, idle)?;
+        Ok(DeadlineEvent::Resolved(row.id))
     }
 
     /// A player gives up. In a duel the opponent wins; in larger games the
@@ -1088,6 +1140,57 @@ pub(super) fn running_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, Host
             s.as_str()
         ))),
     }
+}
+/// A due deadline's turn as read before the write lock.
+struct ExpiredTurn {
+    row: GameRow,
+    engine: Box<dyn AnyGame>,
+    pending: BTreeMap<Seat, (Value, bool)>,
+    /// Seats whose sent action is complete though not marked final.
+    complete: Vec<Seat>,
+    /// Seats with nothing complete sent.
+    missing: Vec<Seat>,
+    away_mode: AwayMode,
+    /// Missing seats whose player declared an absence, with when each is back.
+    away: BTreeMap<Seat, i64>,
+}
+
+/// Who the deadline's stand-ins act for, and their actions.
+struct StoodIn {
+    /// Missing seats, their policy applied (away ones played by the AI excepted).
+    missing: Vec<Seat>,
+    /// Seats of absent players the AI moves for.
+    away_for_ai: Vec<Seat>,
+    actions: BTreeMap<Seat, Value>,
+}
+
+/// "Time is up in ...": the policy applied for the missing seats, and whom
+/// the AI moved for during an absence.
+fn time_is_up_text(
+    row: &GameRow,
+    seats: &[SeatRow],
+    missing: &[Seat],
+    names: &str,
+    away_for_ai: &[Seat],
+) -> String {
+    let mut text = format!("Time is up in {}:", game_label(row));
+    if !missing.is_empty() {
+        text.push_str(&format!(
+            " {} for {names}.",
+            timeout_words(row.timeout_policy)
+        ));
+    }
+    if !away_for_ai.is_empty() {
+        let away_names = away_for_ai
+            .iter()
+            .map(|s| seat_display(seats, *s))
+            .collect::<Vec<_>>()
+            .join(", ");
+        text.push_str(&format!(
+            " The AI moved for {away_names}, who declared an absence."
+        ));
+    }
+    text
 }
 
 /// Splits the seats without a final action at a deadline into those whose

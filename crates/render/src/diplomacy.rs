@@ -88,7 +88,6 @@ fn region_paths() -> Result<&'static Vec<String>, RenderError> {
 
 /// The SVG document of a position: the board, then the legend strip under it.
 pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
-    let m = Map::standard();
     let b = board()?;
     let paths = region_paths()?;
     let mut s = String::with_capacity(512 * 1024);
@@ -101,7 +100,31 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         s,
         r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="{OFFBOARD_SEA}"/>"#
     );
-    // Fill colour per province.
+    // Bottom to top: ground, borders, straits, centres, names, retreats,
+    // orders, units; then the legend.
+    draw_regions(&mut s, b, paths, &province_fills(pos));
+    draw_borders(&mut s, b, paths);
+    draw_straits(&mut s, b);
+    draw_centres(&mut s, b, pos);
+    draw_names(&mut s, b, pos);
+    draw_retreats(&mut s, b, pos);
+    // Orders under the units.
+    for (power, o, ok) in &pos.orders {
+        draw_order(&mut s, b, o, *ok, pos);
+        if let Order::Build { unit, at } = o {
+            build_token(&mut s, *power, *unit, unit_pt(b, *at));
+        }
+    }
+    draw_units(&mut s, b, pos);
+    legend(&mut s, pos);
+    s.push_str("</svg>");
+    Ok(s)
+}
+
+/// Fill colour per province: its terrain, then the power whose unit stands
+/// there (land only), then the owner of its centre.
+fn province_fills(pos: &MapPosition) -> Vec<&'static str> {
+    let m = Map::standard();
     let mut fill: Vec<&str> = vec![LAND; m.province_count()];
     for (p, prov) in m.provinces().iter().enumerate() {
         fill[p] = match prov.terrain {
@@ -123,18 +146,27 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
             fill[p] = power_colour(*o).1;
         }
     }
+    fill
+}
+
+/// Every region filled (the outlines drawn next cover every edge where a
+/// seam could show).
+fn draw_regions(s: &mut String, b: &Board, paths: &[String], fill: &[&str]) {
     let colour = |o: Owner| match o {
         Owner::Province(p) => fill[p as usize],
         Owner::OffBoardLand => OFFBOARD,
         Owner::OffBoardSea => OFFBOARD_SEA,
     };
-    // Regions (the outlines drawn next cover every edge where a seam could show).
     for (r, d) in b.regions.iter().zip(paths) {
         let col = colour(r.owner);
         let _ = write!(s, r#"<path d="{d}" fill="{col}" fill-rule="evenodd"/>"#);
     }
-    // Borders: land outlines, then sea outlines over them, so coasts and sea
-    // boundaries are blue and borders between land provinces are brown.
+}
+
+/// Borders: land outlines, then sea outlines over them, so coasts and sea
+/// boundaries are blue and borders between land provinces are brown.
+fn draw_borders(s: &mut String, b: &Board, paths: &[String]) {
+    let m = Map::standard();
     let is_sea = |o: Owner| match o {
         Owner::Province(p) => m.is_sea(p),
         Owner::OffBoardSea => true,
@@ -159,8 +191,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         }
     }
     s.push_str("</g>");
-    // Strait crossings: a dashed bar across the water, at least 18 px long so
-    // that a narrow strait's crossing is still seen.
+}
+
+/// Strait crossings: a dashed bar across the water, at least 18 px long so
+/// that a narrow strait's crossing is still seen.
+fn draw_straits(s: &mut String, b: &Board) {
     for st in &b.straits {
         let (a, c) = (st.from, st.to);
         let mid = ((a.0 + c.0) / 2.0, (a.1 + c.1) / 2.0);
@@ -181,7 +216,10 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
             mid.1 + uy * half
         );
     }
-    // Supply centres, coloured by owner (white: neutral).
+}
+
+/// Supply centres, coloured by owner (white: neutral).
+fn draw_centres(s: &mut String, b: &Board, pos: &MapPosition) {
     for (p, c) in b.centre.iter().enumerate() {
         if let Some((cx, cy)) = *c {
             let col = pos
@@ -196,7 +234,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
             );
         }
     }
-    // Names, placed clear of the tokens and orders drawn next.
+}
+
+/// Province names, placed clear of the tokens and orders drawn next.
+fn draw_names(s: &mut String, b: &Board, pos: &MapPosition) {
+    let m = Map::standard();
     let labels = place_labels(b, pos);
     s.push_str(r##"<g font-size="12" text-anchor="middle" stroke="#ffffff" stroke-opacity="0.7" stroke-width="2.5" paint-order="stroke" stroke-linejoin="round">"##);
     for (prov, at) in m.provinces().iter().zip(&labels) {
@@ -214,7 +256,10 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         );
     }
     s.push_str("</g>");
-    // Where dislodged units may retreat: dotted red lines to small rings.
+}
+
+/// Where dislodged units may retreat: dotted red lines to small rings.
+fn draw_retreats(s: &mut String, b: &Board, pos: &MapPosition) {
     for (at, options) in &pos.retreats {
         let from = dislodged_pt(b, *at);
         for &to in options {
@@ -226,14 +271,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
             );
         }
     }
-    // Orders under the units.
-    for (power, o, ok) in &pos.orders {
-        draw_order(&mut s, b, o, *ok, pos);
-        if let Order::Build { unit, at } = o {
-            build_token(&mut s, *power, *unit, unit_pt(b, *at));
-        }
-    }
-    // Units: army a circle, fleet a rounded square, the power's initial on it.
+}
+
+/// Units: army a circle, fleet a rounded square, the power's initial on it;
+/// dislodged ones beside their attacker with a dashed red ring.
+fn draw_units(s: &mut String, b: &Board, pos: &MapPosition) {
     let token = |s: &mut String, u: &Unit, dislodged: bool| {
         let (x, y) = if dislodged {
             dislodged_pt(b, u.loc)
@@ -255,14 +297,11 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
         );
     };
     for u in &pos.units {
-        token(&mut s, u, false);
+        token(s, u, false);
     }
     for u in &pos.dislodged {
-        token(&mut s, u, true);
+        token(s, u, true);
     }
-    legend(&mut s, pos);
-    s.push_str("</svg>");
-    Ok(s)
 }
 
 /// A unit's shape at `c`: army a circle, fleet a rounded square.
@@ -316,8 +355,17 @@ fn legend(s: &mut String, pos: &MapPosition) {
         top + 24.0,
         escape(&truncate(&pos.title, 52))
     );
-    // Key, right-aligned on the title row.
-    let ky = top + 19.0;
+    legend_key(s, top + 19.0);
+    // One cell per power.
+    let cell_w = WIDTH / 7.0;
+    let y0 = top + 36.0;
+    for (i, p) in Power::ALL.iter().enumerate() {
+        legend_power_cell(s, pos, *p, i as f64 * cell_w, y0, cell_w);
+    }
+}
+
+/// The key to the symbols, right-aligned on the legend's title row at `ky`.
+fn legend_key(s: &mut String, ky: f64) {
     let mut x = 640.0;
     for (kind, word, width) in [
         (UnitKind::Army, "army", 62.0),
@@ -365,58 +413,57 @@ fn legend(s: &mut String, pos: &MapPosition) {
         x + 14.0,
         ky + 4.0
     );
-    // One cell per power.
-    let cell_w = WIDTH / 7.0;
-    let y0 = top + 36.0;
-    for (i, p) in Power::ALL.iter().enumerate() {
-        let x0 = i as f64 * cell_w;
-        let (col, tint, ink) = power_style(*p);
-        let centres = pos.owners.iter().filter(|o| **o == Some(*p)).count();
+}
+
+/// One power's cell of the legend, `cell_w` wide from `x0`: its colour,
+/// initial, centre count and player.
+fn legend_power_cell(s: &mut String, pos: &MapPosition, p: Power, x0: f64, y0: f64, cell_w: f64) {
+    let (col, tint, ink) = power_style(p);
+    let centres = pos.owners.iter().filter(|o| **o == Some(p)).count();
+    let _ = write!(
+        s,
+        r##"<rect x="{:.1}" y="{y0:.0}" width="{:.1}" height="54" rx="5" fill="{tint}" stroke="{col}" stroke-width="2"/>"##,
+        x0 + 4.0,
+        cell_w - 8.0
+    );
+    let c = (x0 + 22.0, y0 + 27.0);
+    s.push_str(&token_svg(
+        UnitKind::Army,
+        c,
+        col,
+        r##" stroke="#111" stroke-width="1.5""##,
+    ));
+    let _ = write!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
+        c.0,
+        c.1 + 5.0,
+        power_initial(p)
+    );
+    let _ = write!(
+        s,
+        r##"<text x="{:.1}" y="{:.0}" font-size="13" fill="#111">{} {centres} SC</text>"##,
+        x0 + 38.0,
+        y0 + 21.0,
+        p.name()
+    );
+    let player = pos
+        .players
+        .iter()
+        .find(|(q, _)| *q == p)
+        .map(|(_, n)| n.as_str())
+        .unwrap_or("");
+    if !player.is_empty() {
         let _ = write!(
             s,
-            r##"<rect x="{:.1}" y="{y0:.0}" width="{:.1}" height="54" rx="5" fill="{tint}" stroke="{col}" stroke-width="2"/>"##,
-            x0 + 4.0,
-            cell_w - 8.0
-        );
-        let c = (x0 + 22.0, y0 + 27.0);
-        s.push_str(&token_svg(
-            UnitKind::Army,
-            c,
-            col,
-            r##" stroke="#111" stroke-width="1.5""##,
-        ));
-        let _ = write!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
-            c.0,
-            c.1 + 5.0,
-            power_initial(*p)
-        );
-        let _ = write!(
-            s,
-            r##"<text x="{:.1}" y="{:.0}" font-size="13" fill="#111">{} {centres} SC</text>"##,
+            r##"<text x="{:.1}" y="{:.0}" font-size="11" fill="#222">{}</text>"##,
             x0 + 38.0,
-            y0 + 21.0,
-            p.name()
+            y0 + 41.0,
+            escape(&truncate(
+                player,
+                LEGEND_NAME_CHARS.min(((cell_w - 44.0) / 6.7) as usize)
+            ))
         );
-        let player = pos
-            .players
-            .iter()
-            .find(|(q, _)| q == p)
-            .map(|(_, n)| n.as_str())
-            .unwrap_or("");
-        if !player.is_empty() {
-            let _ = write!(
-                s,
-                r##"<text x="{:.1}" y="{:.0}" font-size="11" fill="#222">{}</text>"##,
-                x0 + 38.0,
-                y0 + 41.0,
-                escape(&truncate(
-                    player,
-                    LEGEND_NAME_CHARS.min(((cell_w - 44.0) / 6.7) as usize)
-                ))
-            );
-        }
     }
 }
 

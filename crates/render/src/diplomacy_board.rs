@@ -83,129 +83,175 @@ impl Board {
     /// Parses board data for `map`: every province needs a region, every
     /// location a unit point, every province a label, every centre a marker.
     pub fn parse(text: &str, map: &Map) -> Result<Board, BoardError> {
-        let err = |line: usize, problem: String, expected: &'static str| BoardError {
-            line,
-            problem,
-            expected,
-        };
-        let mut size = None;
-        let mut regions: Vec<Region> = Vec::new();
-        let mut unit = vec![None; map.location_count()];
-        let mut label = vec![None; map.province_count()];
-        let mut centre = vec![None; map.province_count()];
-        let mut dislodged = vec![None; map.province_count()];
-        let mut straits = Vec::new();
-        let number = |t: &str, n: usize| {
-            t.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| err(n, format!("{t:?} is not a number"), "a decimal number"))
-        };
-        let prov = |t: &str, n: usize| {
-            map.prov_by_abbr(t).ok_or_else(|| {
-                err(
-                    n,
-                    format!("unknown province {t:?}"),
-                    "a province abbreviation",
-                )
-            })
+        let mut partial = PartialBoard {
+            size: None,
+            regions: Vec::new(),
+            unit: vec![None; map.location_count()],
+            label: vec![None; map.province_count()],
+            centre: vec![None; map.province_count()],
+            dislodged: vec![None; map.province_count()],
+            straits: Vec::new(),
         };
         for (i, raw) in text.lines().enumerate() {
-            let n = i + 1;
             let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let ring = |ws: &[&str]| -> Result<Vec<(f64, f64)>, BoardError> {
-                let pts = ws
-                    .iter()
-                    .map(|w| {
-                        let (x, y) = w.split_once(',').ok_or_else(|| {
-                            err(n, format!("{w:?} is not a point"), "points as x,y")
-                        })?;
-                        Ok((number(x, n)?, number(y, n)?))
-                    })
-                    .collect::<Result<Vec<_>, BoardError>>()?;
-                if pts.len() < 3 {
-                    return Err(err(
-                        n,
-                        format!("a ring of {} points", pts.len()),
-                        "at least 3 points",
-                    ));
-                }
-                Ok(pts)
-            };
-            let point = |n: usize| -> Result<(f64, f64), BoardError> {
-                match words.get(2..) {
-                    Some([x, y]) => Ok((number(x, n)?, number(y, n)?)),
-                    _ => Err(err(n, format!("{line:?}"), "<kind> <name> <x> <y>")),
-                }
-            };
-            match words[0] {
-                "canvas" => match words.get(1..) {
-                    Some([w, h]) => size = Some((number(w, n)?, number(h, n)?)),
-                    _ => return Err(err(n, format!("{line:?}"), "canvas <width> <height>")),
-                },
-                "region" => {
-                    let owner = match words.get(1).copied() {
-                        Some("~land") => Owner::OffBoardLand,
-                        Some("~sea") => Owner::OffBoardSea,
-                        Some(p) => Owner::Province(prov(p, n)?),
-                        None => return Err(err(n, "no owner".into(), "region <owner> <x,y> ...")),
-                    };
-                    regions.push(Region {
-                        owner,
-                        rings: vec![ring(&words[2..])?],
-                    });
-                }
-                "hole" => {
-                    let r = ring(&words[1..])?;
-                    regions
-                        .last_mut()
-                        .ok_or_else(|| err(n, "a hole before any region".into(), "region first"))?
-                        .rings
-                        .push(r);
-                }
-                "unit" => {
-                    let l = words
-                        .get(1)
-                        .and_then(|w| map.loc_by_abbr(w))
-                        .ok_or_else(|| err(n, format!("{line:?}"), "unit <location> <x> <y>"))?;
-                    unit[l as usize] = Some(point(n)?);
-                }
-                "label" | "sc" | "dislodged" => {
-                    let p = prov(words.get(1).copied().unwrap_or(""), n)?;
-                    let at = Some(point(n)?);
-                    match words[0] {
-                        "label" => label[p as usize] = at,
-                        "sc" => centre[p as usize] = at,
-                        _ => dislodged[p as usize] = at,
-                    }
-                }
-                "strait" => match words.get(1..) {
-                    Some([a, b, x1, y1, x2, y2]) => straits.push(Strait {
-                        provinces: (prov(a, n)?, prov(b, n)?),
-                        from: (number(x1, n)?, number(y1, n)?),
-                        to: (number(x2, n)?, number(y2, n)?),
-                    }),
-                    _ => {
-                        return Err(err(
-                            n,
-                            format!("{line:?}"),
-                            "strait <province> <province> <x1> <y1> <x2> <y2>",
-                        ));
-                    }
-                },
-                other => {
-                    return Err(err(
-                        n,
-                        format!("unknown line kind {other:?}"),
-                        "canvas, region, hole, unit, label, sc, dislodged or strait",
-                    ));
-                }
+            if !line.is_empty() {
+                partial.read_line(map, i + 1, line)?;
             }
         }
+        partial.complete(map)
+    }
+}
+
+/// The board as read so far: points stay optional until every line is in.
+struct PartialBoard {
+    size: Option<(f64, f64)>,
+    regions: Vec<Region>,
+    unit: Vec<Option<(f64, f64)>>,
+    label: Vec<Option<(f64, f64)>>,
+    centre: Vec<Option<(f64, f64)>>,
+    dislodged: Vec<Option<(f64, f64)>>,
+    straits: Vec<Strait>,
+}
+
+fn board_error(line: usize, problem: String, expected: &'static str) -> BoardError {
+    BoardError {
+        line,
+        problem,
+        expected,
+    }
+}
+
+/// A finite decimal number on line `n`.
+fn number(t: &str, n: usize) -> Result<f64, BoardError> {
+    t.parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| board_error(n, format!("{t:?} is not a number"), "a decimal number"))
+}
+
+/// A province of `map` by abbreviation, on line `n`.
+fn province(map: &Map, t: &str, n: usize) -> Result<u8, BoardError> {
+    map.prov_by_abbr(t).ok_or_else(|| {
+        board_error(
+            n,
+            format!("unknown province {t:?}"),
+            "a province abbreviation",
+        )
+    })
+}
+
+/// A ring of at least 3 `x,y` points, on line `n`.
+fn ring(ws: &[&str], n: usize) -> Result<Vec<(f64, f64)>, BoardError> {
+    let pts = ws
+        .iter()
+        .map(|w| {
+            let (x, y) = w
+                .split_once(',')
+                .ok_or_else(|| board_error(n, format!("{w:?} is not a point"), "points as x,y"))?;
+            Ok((number(x, n)?, number(y, n)?))
+        })
+        .collect::<Result<Vec<_>, BoardError>>()?;
+    if pts.len() < 3 {
+        return Err(board_error(
+            n,
+            format!("a ring of {} points", pts.len()),
+            "at least 3 points",
+        ));
+    }
+    Ok(pts)
+}
+
+impl PartialBoard {
+    /// Reads line `n` (comment stripped, not empty).
+    fn read_line(&mut self, map: &Map, n: usize, line: &str) -> Result<(), BoardError> {
+        let err = board_error;
+        let prov = |t: &str, n: usize| province(map, t, n);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let point = |n: usize| -> Result<(f64, f64), BoardError> {
+            match words.get(2..) {
+                Some([x, y]) => Ok((number(x, n)?, number(y, n)?)),
+                _ => Err(err(n, format!("{line:?}"), "<kind> <name> <x> <y>")),
+            }
+        };
+        match words[0] {
+            "canvas" => match words.get(1..) {
+                Some([w, h]) => self.size = Some((number(w, n)?, number(h, n)?)),
+                _ => return Err(err(n, format!("{line:?}"), "canvas <width> <height>")),
+            },
+            "region" => {
+                let owner = match words.get(1).copied() {
+                    Some("~land") => Owner::OffBoardLand,
+                    Some("~sea") => Owner::OffBoardSea,
+                    Some(p) => Owner::Province(prov(p, n)?),
+                    None => return Err(err(n, "no owner".into(), "region <owner> <x,y> ...")),
+                };
+                self.regions.push(Region {
+                    owner,
+                    rings: vec![ring(&words[2..], n)?],
+                });
+            }
+            "hole" => {
+                let r = ring(&words[1..], n)?;
+                self.regions
+                    .last_mut()
+                    .ok_or_else(|| err(n, "a hole before any region".into(), "region first"))?
+                    .rings
+                    .push(r);
+            }
+            "unit" => {
+                let l = words
+                    .get(1)
+                    .and_then(|w| map.loc_by_abbr(w))
+                    .ok_or_else(|| err(n, format!("{line:?}"), "unit <location> <x> <y>"))?;
+                self.unit[l as usize] = Some(point(n)?);
+            }
+            "label" | "sc" | "dislodged" => {
+                let p = prov(words.get(1).copied().unwrap_or(""), n)?;
+                let at = Some(point(n)?);
+                match words[0] {
+                    "label" => self.label[p as usize] = at,
+                    "sc" => self.centre[p as usize] = at,
+                    _ => self.dislodged[p as usize] = at,
+                }
+            }
+            "strait" => match words.get(1..) {
+                Some([a, b, x1, y1, x2, y2]) => self.straits.push(Strait {
+                    provinces: (prov(a, n)?, prov(b, n)?),
+                    from: (number(x1, n)?, number(y1, n)?),
+                    to: (number(x2, n)?, number(y2, n)?),
+                }),
+                _ => {
+                    return Err(err(
+                        n,
+                        format!("{line:?}"),
+                        "strait <province> <province> <x1> <y1> <x2> <y2>",
+                    ));
+                }
+            },
+            other => {
+                return Err(err(
+                    n,
+                    format!("unknown line kind {other:?}"),
+                    "canvas, region, hole, unit, label, sc, dislodged or strait",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The board, once every province has a region, label and dislodged
+    /// point, every location a unit point and exactly the centres a marker.
+    fn complete(self, map: &Map) -> Result<Board, BoardError> {
+        let err = board_error;
+        let PartialBoard {
+            size,
+            regions,
+            unit,
+            label,
+            centre,
+            dislodged,
+            straits,
+        } = self;
         let size =
             size.ok_or_else(|| err(0, "no canvas line".into(), "canvas <width> <height>"))?;
         let mut has_region = vec![false; map.province_count()];

@@ -419,8 +419,26 @@ fn turn<C: Chance + ?Sized, L: Log>(
             });
         }
     }
-    // 2. Moves in speed order; a fair coin on a tie (drawn only when both move).
-    let order: [usize; 2] = match (a[0], a[1]) {
+    // 2. Moves in speed order.
+    for x in move_order(setup, pos, a, ch, log) {
+        let Act::Move(m) = a[x] else { continue };
+        perform_move(setup, pos, x, m, ch, log);
+    }
+    // 3. End of turn: losses, the turn limit, replacements.
+    end_turn(setup, pos, log);
+}
+
+/// The seats in the order their moves happen: faster first, a fair coin on
+/// a tie (drawn only when both move).
+#[inline]
+fn move_order<C: Chance + ?Sized, L: Log>(
+    setup: &Setup,
+    pos: &Pos,
+    a: [Act; 2],
+    ch: &mut C,
+    log: &mut L,
+) -> [usize; 2] {
+    match (a[0], a[1]) {
         (Act::Move(_), Act::Move(_)) => {
             let s0 = setup.active(pos, 0).spd;
             let s1 = setup.active(pos, 1).spd;
@@ -437,71 +455,88 @@ fn turn<C: Chance + ?Sized, L: Log>(
             }
         }
         _ => [0, 1],
+    }
+}
+
+/// Seat `x`'s active monster uses its move `m`: an attack (which may miss)
+/// on the other seat's active monster, or a heal. A monster brought to 0
+/// earlier in the turn does nothing.
+#[inline]
+fn perform_move<C: Chance + ?Sized, L: Log>(
+    setup: &Setup,
+    pos: &mut Pos,
+    x: usize,
+    m: u8,
+    ch: &mut C,
+    log: &mut L,
+) {
+    let y = 1 - x;
+    let me = pos.active[x] as usize;
+    if pos.hp[x][me] == 0 {
+        // The first move brought this monster to 0: its move is not performed.
+        log.on(Event::Skipped {
+            seat: x as u8,
+            mv: m,
+        });
+        return;
+    }
+    let user = &setup.teams[x][me];
+    let Some(mv) = user.moves.get(m as usize) else {
+        return;
     };
-    for x in order {
-        let Act::Move(m) = a[x] else { continue };
-        let y = 1 - x;
-        let me = pos.active[x] as usize;
-        if pos.hp[x][me] == 0 {
-            // The first move brought this monster to 0: its move is not performed.
-            log.on(Event::Skipped {
-                seat: x as u8,
-                mv: m,
-            });
-            continue;
-        }
-        let user = &setup.teams[x][me];
-        let Some(mv) = user.moves.get(m as usize) else {
-            continue;
-        };
-        match mv.kind {
-            MoveKind::Attack {
-                power,
-                accuracy,
-                ty,
-            } => {
-                if ch.hit(accuracy) {
-                    let them = pos.active[y] as usize;
-                    let target = &setup.teams[y][them];
-                    let damage = setup.damage(user, power, ty, target);
-                    let h = &mut pos.hp[y][them];
-                    *h = h.saturating_sub(damage);
-                    log.on(Event::Hit {
-                        seat: x as u8,
-                        mv: m,
-                        damage,
-                        left: *h,
-                        e: setup.chart[ty as usize][target.ty as usize],
-                    });
-                    if *h == 0 {
-                        log.on(Event::Fainted {
-                            seat: y as u8,
-                            mon: them as u8,
-                        });
-                    }
-                } else {
-                    log.on(Event::Miss {
-                        seat: x as u8,
-                        mv: m,
-                    });
-                }
-            }
-            MoveKind::Heal { ratio } => {
-                let cap = user.hp;
-                let h = &mut pos.hp[x][me];
-                let new = ((*h as f64 + ratio * cap as f64).floor() as u64).min(cap as u64) as u16;
-                let amount = new.saturating_sub(*h);
-                *h = new.max(*h);
-                log.on(Event::Healed {
+    match mv.kind {
+        MoveKind::Attack {
+            power,
+            accuracy,
+            ty,
+        } => {
+            if ch.hit(accuracy) {
+                let them = pos.active[y] as usize;
+                let target = &setup.teams[y][them];
+                let damage = setup.damage(user, power, ty, target);
+                let h = &mut pos.hp[y][them];
+                *h = h.saturating_sub(damage);
+                log.on(Event::Hit {
                     seat: x as u8,
                     mv: m,
-                    amount,
-                    now: *h,
+                    damage,
+                    left: *h,
+                    e: setup.chart[ty as usize][target.ty as usize],
+                });
+                if *h == 0 {
+                    log.on(Event::Fainted {
+                        seat: y as u8,
+                        mon: them as u8,
+                    });
+                }
+            } else {
+                log.on(Event::Miss {
+                    seat: x as u8,
+                    mv: m,
                 });
             }
         }
+        MoveKind::Heal { ratio } => {
+            let cap = user.hp;
+            let h = &mut pos.hp[x][me];
+            let new = ((*h as f64 + ratio * cap as f64).floor() as u64).min(cap as u64) as u16;
+            let amount = new.saturating_sub(*h);
+            *h = new.max(*h);
+            log.on(Event::Healed {
+                seat: x as u8,
+                mv: m,
+                amount,
+                now: *h,
+            });
+        }
     }
-    // 3. End of turn: losses, the turn limit, replacements.
+}
+
+/// The end of a turn: a seat with no monster left loses, the turn limit
+/// draws, and a fainted active monster is replaced (at once when only one
+/// could come in).
+#[inline]
+fn end_turn<L: Log>(setup: &Setup, pos: &mut Pos, log: &mut L) {
     pos.turn = pos.turn.saturating_add(1);
     let mut out = [false; 2];
     for x in 0..2 {

@@ -9,7 +9,7 @@
 
 use super::engine::{self, Act, Event, Pos, Res, Setup, Step};
 use super::rules::data::{MonsterDef, MoveKind, fold};
-use super::{Battle, BattleAction};
+use super::{Battle, BattleAction, Draft};
 use crate::seam::{ActionChoice, ActionError, ChoiceStyle, Seat, View};
 
 /// A move's short description, e.g. "Blaze Lance (Flame 70, 85%)".
@@ -73,6 +73,22 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             legal_list(b, seat),
         ));
     }
+    match read_move_or_switch(b, seat, text)? {
+        Typed::Move(i) => Ok(BattleAction::Move(i)),
+        Typed::SwitchTo(arg) => switch_to(b, seat, &arg),
+    }
+}
+
+/// What a player's text names: one of the active monster's moves, or the
+/// team member to switch to (checked by [`switch_to`]).
+enum Typed {
+    Move(u8),
+    SwitchTo(String),
+}
+
+/// Reads a move (by number or name) or a switch (`switch x`, `sw x`, a bare
+/// team member, or anything when a replacement is due) from non-empty text.
+fn read_move_or_switch(b: &Battle, seat: Seat, text: &str) -> Result<Typed, ActionError> {
     let setup = &b.setup;
     let pos = &b.pos;
     let step = pos.step();
@@ -90,7 +106,7 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             // A move by number or by name.
             if let Ok(k) = lower.parse::<usize>() {
                 if (1..=me.moves.len()).contains(&k) {
-                    return Ok(BattleAction::Move((k - 1) as u8));
+                    return Ok(Typed::Move((k - 1) as u8));
                 }
                 return Err(ActionError::new(
                     format!("{} has no move number {k}.", me.name),
@@ -99,7 +115,7 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             }
             let f = fold(text);
             if let Some(i) = me.moves.iter().position(|m| fold(&m.name) == f) {
-                return Ok(BattleAction::Move(i as u8));
+                return Ok(Typed::Move(i as u8));
             }
             None
         }
@@ -129,13 +145,20 @@ pub fn parse(b: &Battle, seat: Seat, text: &str) -> Result<BattleAction, ActionE
             }
         }
     };
+    Ok(Typed::SwitchTo(arg))
+}
+
+/// A switch to the team member `arg` names, if the rules allow it now.
+fn switch_to(b: &Battle, seat: Seat, arg: &str) -> Result<BattleAction, ActionError> {
+    let setup = &b.setup;
+    let pos = &b.pos;
     if arg.is_empty() {
         return Err(ActionError::new(
             "Switch to which monster?",
             legal_list(b, seat),
         ));
     }
-    let Some(i) = find_member(setup, seat, &arg) else {
+    let Some(i) = find_member(setup, seat, arg) else {
         return Err(ActionError::new(
             format!("`{arg}` is not a monster of your team."),
             legal_list(b, seat),
@@ -395,38 +418,7 @@ fn bar(h: u16, max: u16) -> String {
 pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
     let choices = viewer.map(|s| choices(b, s)).unwrap_or_default();
     if let Some(d) = &b.draft {
-        let mut board = String::from("Team draft: both players pick monsters in secret.\n");
-        for x in 0..2 {
-            board.push_str(&format!(
-                "Player {}: {}/{} picked\n",
-                x + 1,
-                d.picks[x].len(),
-                d.size
-            ));
-        }
-        if let Some(s) = viewer.filter(|&s| s < 2) {
-            let mine: Vec<&str> = d.picks[s]
-                .iter()
-                .filter_map(|&i| d.pool.get(i as usize))
-                .map(|m| m.name.as_str())
-                .collect();
-            board.push_str(&format!(
-                "Your picks: {}\n",
-                if mine.is_empty() {
-                    "none".into()
-                } else {
-                    mine.join(", ")
-                }
-            ));
-        }
-        let waiting: Vec<String> = (0..2)
-            .filter(|&x| d.picks[x].len() < d.size)
-            .map(|x| format!("Player {}", x + 1))
-            .collect();
-        let status = match b.pos.result {
-            Some(r) => format!("{} (during the team draft)", over_status(r)),
-            None => format!("Team draft: waiting for {}.", waiting.join(" and ")),
-        };
+        let (board, status) = draft_view(b, d, viewer);
         return View {
             board,
             status,
@@ -447,6 +439,53 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             choices,
         };
     }
+    View {
+        board: battle_board(setup, pos),
+        status: battle_status(setup, pos),
+        choices,
+    }
+}
+
+/// The board and status during the team draft: how many each has picked,
+/// the viewer's own picks (the other's stay secret), who is still picking.
+fn draft_view(b: &Battle, d: &Draft, viewer: Option<Seat>) -> (String, String) {
+    let mut board = String::from("Team draft: both players pick monsters in secret.\n");
+    for x in 0..2 {
+        board.push_str(&format!(
+            "Player {}: {}/{} picked\n",
+            x + 1,
+            d.picks[x].len(),
+            d.size
+        ));
+    }
+    if let Some(s) = viewer.filter(|&s| s < 2) {
+        let mine: Vec<&str> = d.picks[s]
+            .iter()
+            .filter_map(|&i| d.pool.get(i as usize))
+            .map(|m| m.name.as_str())
+            .collect();
+        board.push_str(&format!(
+            "Your picks: {}\n",
+            if mine.is_empty() {
+                "none".into()
+            } else {
+                mine.join(", ")
+            }
+        ));
+    }
+    let waiting: Vec<String> = (0..2)
+        .filter(|&x| d.picks[x].len() < d.size)
+        .map(|x| format!("Player {}", x + 1))
+        .collect();
+    let status = match b.pos.result {
+        Some(r) => format!("{} (during the team draft)", over_status(r)),
+        None => format!("Team draft: waiting for {}.", waiting.join(" and ")),
+    };
+    (board, status)
+}
+
+/// Each player's active monster with its stats, then the bench.
+fn battle_board(setup: &Setup, pos: &Pos) -> String {
     let mut board = format!("Turn {} of {}\n", pos.turn + 1, setup.turn_limit);
     for x in 0..2 {
         let m = setup.active(pos, x);
@@ -491,7 +530,12 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             board.push('\n');
         }
     }
-    let status = match pos.step() {
+    board
+}
+
+/// The result, or who must act now.
+fn battle_status(setup: &Setup, pos: &Pos) -> String {
+    match pos.step() {
         // The score a player reads at the end: monsters still standing.
         Step::Over(Res::Win(x)) => {
             let x = usize::from(x);
@@ -521,11 +565,6 @@ pub fn view(b: &Battle, viewer: Option<Seat>) -> View {
             "Turn {}: both players choose a move or a switch.",
             pos.turn + 1
         ),
-    };
-    View {
-        board,
-        status,
-        choices,
     }
 }
 

@@ -25,7 +25,7 @@ use super::Diplomacy;
 use super::game::Season;
 use super::geo::{BitIter, Bits, Map, Power, ProvId};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
-use super::order::{Order, OrderKind, UnitKind};
+use super::order::{Order, OrderKind, Unit, UnitKind};
 use crate::diplomacy::DiplomacyAction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -174,7 +174,6 @@ pub(crate) fn heuristic_movement(g: &Diplomacy, power: Power, seed: u64) -> Vec<
 }
 
 fn movement(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
-    let m = Map::standard();
     let v = values(g, power);
     let mine: Vec<_> = g
         .units()
@@ -183,44 +182,67 @@ fn movement(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
         .filter(|u| u.power == power)
         .collect();
     let fall = g.season() == Season::Fall;
-    // Candidate (score, destination location) per unit, best first.
-    let mut cands: Vec<Vec<(f64, u8)>> = Vec::new();
-    for u in &mine {
-        let here = m.prov_of(u.loc);
-        let k = kind_index(u.kind);
-        let mut c: Vec<(f64, u8)> = Vec::new();
-        let mut stay = v.spread[k][here as usize];
-        let prov = m.prov(here);
-        if prov.sc {
-            let owner = g.owners()[here as usize];
-            if owner == Some(power) {
-                stay += 2.0 * v.threat[here as usize] as f64;
-            } else if fall {
-                // Stand on a centre being taken until it changes hands.
-                stay += 20.0;
-            }
+    // Candidate (score, destination location) per unit, best first. The
+    // random draws happen unit by unit in this order: keep it so.
+    let cands: Vec<Vec<(f64, u8)>> = mine
+        .iter()
+        .map(|u| candidate_destinations(g, power, &v, u, fall, rng))
+        .collect();
+    let dest = assign_destinations(&mine, &cands);
+    orders_for_destinations(g, power, &v, &mine, &dest, fall)
+}
+
+/// Where unit `u` might go (its own place included, to hold), each with a
+/// score (the place's value with a little noise), best first.
+fn candidate_destinations(
+    g: &Diplomacy,
+    power: Power,
+    v: &Values,
+    u: &Unit,
+    fall: bool,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(f64, u8)> {
+    let m = Map::standard();
+    let here = m.prov_of(u.loc);
+    let k = kind_index(u.kind);
+    let mut c: Vec<(f64, u8)> = Vec::new();
+    let mut stay = v.spread[k][here as usize];
+    let prov = m.prov(here);
+    if prov.sc {
+        let owner = g.owners()[here as usize];
+        if owner == Some(power) {
+            stay += 2.0 * v.threat[here as usize] as f64;
+        } else if fall {
+            // Stand on a centre being taken until it changes hands.
+            stay += 20.0;
         }
-        c.push((stay + rng.gen_range(0.0..0.5), u.loc));
-        let targets: Vec<u8> = match u.kind {
-            UnitKind::Army => BitIter(m.army_adj(here)).collect(),
-            UnitKind::Fleet => BitIter(m.fleet_adj(u.loc)).collect(),
-        };
-        for to in targets {
-            let tp = m.prov_of(to);
-            let mut s = v.spread[k][tp as usize] + rng.gen_range(0.0..0.5);
-            // An enemy unit there is likely to hold: less attractive alone.
-            if g.units()
-                .iter()
-                .any(|x| x.power != power && m.prov_of(x.loc) == tp)
-            {
-                s *= 0.8;
-            }
-            c.push((s, to));
-        }
-        c.sort_by(|a, b| b.0.total_cmp(&a.0));
-        cands.push(c);
     }
-    // Best units choose first.
+    c.push((stay + rng.gen_range(0.0..0.5), u.loc));
+    let targets: Vec<u8> = match u.kind {
+        UnitKind::Army => BitIter(m.army_adj(here)).collect(),
+        UnitKind::Fleet => BitIter(m.fleet_adj(u.loc)).collect(),
+    };
+    for to in targets {
+        let tp = m.prov_of(to);
+        let mut s = v.spread[k][tp as usize] + rng.gen_range(0.0..0.5);
+        // An enemy unit there is likely to hold: less attractive alone.
+        if g.units()
+            .iter()
+            .any(|x| x.power != power && m.prov_of(x.loc) == tp)
+        {
+            s *= 0.8;
+        }
+        c.push((s, to));
+    }
+    c.sort_by(|a, b| b.0.total_cmp(&a.0));
+    c
+}
+
+/// One destination per unit, the units with the best first candidate
+/// choosing first; no two units claim a province, and none moves into a
+/// province an own unit still stands in.
+fn assign_destinations(mine: &[Unit], cands: &[Vec<(f64, u8)>]) -> Vec<Option<u8>> {
+    let m = Map::standard();
     let mut order: Vec<usize> = (0..mine.len()).collect();
     order.sort_by(|&a, &b| cands[b][0].0.total_cmp(&cands[a][0].0));
     let mut dest: Vec<Option<u8>> = vec![None; mine.len()];
@@ -245,6 +267,21 @@ fn movement(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
             break;
         }
     }
+    dest
+}
+
+/// The orders: a move for each unit with a destination elsewhere; each
+/// other unit supports the best contested own attack in its reach (unless
+/// it guards a threatened own centre in the fall), else holds.
+fn orders_for_destinations(
+    g: &Diplomacy,
+    power: Power,
+    v: &Values,
+    mine: &[Unit],
+    dest: &[Option<u8>],
+    fall: bool,
+) -> Vec<Order> {
+    let m = Map::standard();
     let mut out = Vec::new();
     let moving: Vec<(usize, u8)> = dest
         .iter()

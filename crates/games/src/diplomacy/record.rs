@@ -398,102 +398,8 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
     check_record(map, rec)?;
     let mut out = match rec.phase.as_str() {
         "movement" => movement(map, &rec.units, &rec.orders)?.0,
-        "retreat" => {
-            let (units, dislodged, standoffs, pre) = match &rec.preceding_movement {
-                Some(pm) => {
-                    let (o, units, d, s) = movement(map, &pm.units, &pm.orders)?;
-                    (units, d, s, Some(Box::new(o)))
-                }
-                None => {
-                    let units = units_from(map, &rec.units)?;
-                    let mut dislodged_at: Bits = 0;
-                    let d = rec
-                        .dislodged
-                        .iter()
-                        .map(|d| {
-                            let unit = unit_from(
-                                map,
-                                &RecUnit {
-                                    power: d.power.clone(),
-                                    kind: d.kind.clone(),
-                                    at: d.at.clone(),
-                                },
-                            )?;
-                            let p = map.prov_of(unit.loc);
-                            if dislodged_at & (1u128 << p) != 0 {
-                                return Err(format!(
-                                    "two dislodged units in {}: at most one per province",
-                                    map.prov(p).name
-                                ));
-                            }
-                            dislodged_at |= 1u128 << p;
-                            let from = map.prov_by_abbr(&d.attacker_from).ok_or_else(|| {
-                                format!("unknown province {}", quoted(&d.attacker_from))
-                            })?;
-                            Ok(Dislodgement {
-                                unit,
-                                attacker_from: from,
-                                by_convoy: d.by_convoy,
-                            })
-                        })
-                        .collect::<Result<Vec<_>, String>>()?;
-                    let mut s: Bits = 0;
-                    for a in &rec.standoffs {
-                        s |= 1u128
-                            << map
-                                .prov_by_abbr(a)
-                                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
-                    }
-                    (units, d, s, None)
-                }
-            };
-            let parsed = parse_all(map, &rec.orders)?;
-            let r = adjudicate_retreats(map, &units, &dislodged, standoffs, &ok_orders(&parsed));
-            let all: Vec<Unit> = units
-                .iter()
-                .copied()
-                .chain(dislodged.iter().map(|d| d.unit))
-                .collect();
-            RecOutput {
-                results: results(map, &rec.orders, &parsed, &all, &r.orders),
-                final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
-                disbanded: sorted(r.disbanded.iter().map(|u| rec_unit(map, u)).collect()),
-                preceding_movement: pre,
-                ..Default::default()
-            }
-        }
-        "adjustment" => {
-            let units = units_from(map, &rec.units)?;
-            let mut owners: Vec<Option<Power>> = vec![None; map.province_count()];
-            for (pw, list) in &rec.supply_centers {
-                let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
-                for a in list {
-                    let p = map
-                        .prov_by_abbr(a)
-                        .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
-                    owners[p as usize] = Some(pw);
-                }
-            }
-            let parsed = parse_all(map, &rec.orders)?;
-            let r = adjudicate_adjustments(map, &units, &owners, &ok_orders(&parsed));
-            RecOutput {
-                results: results(map, &rec.orders, &parsed, &units, &r.orders),
-                final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
-                built: r.built.iter().map(|u| rec_unit(map, u)).collect(),
-                removed: r
-                    .removed
-                    .iter()
-                    .chain(&r.civil_disorder)
-                    .map(|u| rec_unit(map, u))
-                    .collect(),
-                civil_disorder_disbands: r
-                    .civil_disorder
-                    .iter()
-                    .map(|u| rec_unit(map, u))
-                    .collect(),
-                ..Default::default()
-            }
-        }
+        "retreat" => retreat_record(map, rec)?,
+        "adjustment" => adjustment_record(map, rec)?,
         p => {
             return Err(format!(
                 "unknown phase `{}`; expected movement, retreat or adjustment",
@@ -503,6 +409,111 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
     };
     out.id = rec.id.clone();
     Ok(out)
+}
+
+/// A retreat record: the position to retreat from comes from the preceding
+/// movement when the record has one, else from its own units, dislodged
+/// units and standoffs.
+fn retreat_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
+    let (units, dislodged, standoffs, pre) = match &rec.preceding_movement {
+        Some(pm) => {
+            let (o, units, d, s) = movement(map, &pm.units, &pm.orders)?;
+            (units, d, s, Some(Box::new(o)))
+        }
+        None => {
+            let units = units_from(map, &rec.units)?;
+            let (d, s) = dislodged_and_standoffs(map, rec)?;
+            (units, d, s, None)
+        }
+    };
+    let parsed = parse_all(map, &rec.orders)?;
+    let r = adjudicate_retreats(map, &units, &dislodged, standoffs, &ok_orders(&parsed));
+    let all: Vec<Unit> = units
+        .iter()
+        .copied()
+        .chain(dislodged.iter().map(|d| d.unit))
+        .collect();
+    Ok(RecOutput {
+        results: results(map, &rec.orders, &parsed, &all, &r.orders),
+        final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
+        disbanded: sorted(r.disbanded.iter().map(|u| rec_unit(map, u)).collect()),
+        preceding_movement: pre,
+        ..Default::default()
+    })
+}
+
+/// The record's dislodged units (at most one per province) and standoff
+/// provinces, as the retreat adjudicator takes them.
+fn dislodged_and_standoffs(map: &Map, rec: &Record) -> Result<(Vec<Dislodgement>, Bits), String> {
+    let mut dislodged_at: Bits = 0;
+    let d = rec
+        .dislodged
+        .iter()
+        .map(|d| {
+            let unit = unit_from(
+                map,
+                &RecUnit {
+                    power: d.power.clone(),
+                    kind: d.kind.clone(),
+                    at: d.at.clone(),
+                },
+            )?;
+            let p = map.prov_of(unit.loc);
+            if dislodged_at & (1u128 << p) != 0 {
+                return Err(format!(
+                    "two dislodged units in {}: at most one per province",
+                    map.prov(p).name
+                ));
+            }
+            dislodged_at |= 1u128 << p;
+            let from = map
+                .prov_by_abbr(&d.attacker_from)
+                .ok_or_else(|| format!("unknown province {}", quoted(&d.attacker_from)))?;
+            Ok(Dislodgement {
+                unit,
+                attacker_from: from,
+                by_convoy: d.by_convoy,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut s: Bits = 0;
+    for a in &rec.standoffs {
+        s |= 1u128
+            << map
+                .prov_by_abbr(a)
+                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
+    }
+    Ok((d, s))
+}
+
+/// An adjustment record: builds and removals against the record's centres.
+fn adjustment_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
+    let units = units_from(map, &rec.units)?;
+    let mut owners: Vec<Option<Power>> = vec![None; map.province_count()];
+    for (pw, list) in &rec.supply_centers {
+        let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
+        for a in list {
+            let p = map
+                .prov_by_abbr(a)
+                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
+            owners[p as usize] = Some(pw);
+        }
+    }
+    let parsed = parse_all(map, &rec.orders)?;
+    let r = adjudicate_adjustments(map, &units, &owners, &ok_orders(&parsed));
+    Ok(RecOutput {
+        results: results(map, &rec.orders, &parsed, &units, &r.orders),
+        final_units: sorted(r.final_units.iter().map(|u| rec_unit(map, u)).collect()),
+        built: r.built.iter().map(|u| rec_unit(map, u)).collect(),
+        removed: r
+            .removed
+            .iter()
+            .chain(&r.civil_disorder)
+            .map(|u| rec_unit(map, u))
+            .collect(),
+        civil_disorder_disbands: r.civil_disorder.iter().map(|u| rec_unit(map, u)).collect(),
+        ..Default::default()
+    })
 }
 
 /// Marks every order as a retreat when it was written as a move (retreat phase).

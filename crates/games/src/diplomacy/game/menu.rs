@@ -142,88 +142,107 @@ impl Diplomacy {
             at: unit.loc,
             kind,
         };
-        let mut candidates = Vec::new();
-        match self.phase {
-            PhaseKind::Movement => {
-                candidates.push(order(OrderKind::Hold));
-                for &to in destinations {
-                    candidates.push(order(OrderKind::Move {
-                        to,
-                        via_convoy: false,
-                    }));
-                }
-                if unit.kind == UnitKind::Army {
-                    // A convoyed move to a neighbour differs from the land
-                    // move; to any other province the plain move is the
-                    // convoyed one (kept below only where adjacent).
-                    let adjacent = m.army_adj(m.prov_of(unit.loc));
-                    for &to in provinces.iter().filter(|&&p| adjacent & (1u128 << p) != 0) {
-                        candidates.push(order(OrderKind::Move {
-                            to,
-                            via_convoy: true,
-                        }));
-                    }
-                }
-                for other in self.units.iter().filter(|u| u.loc != unit.loc) {
-                    candidates.push(order(OrderKind::Support {
-                        unit: Some(other.kind),
-                        from: other.loc,
-                        to: None,
-                    }));
-                    for &to in &provinces {
-                        let support = order(OrderKind::Support {
-                            unit: Some(other.kind),
-                            from: other.loc,
-                            to: Some(to),
-                        });
-                        // Checked first: it is cheap and rules out most.
-                        if self.legal_order(power, support).is_some() && self.may_move(other, to) {
-                            candidates.push(support);
-                        }
-                    }
-                }
-                if unit.kind == UnitKind::Fleet {
-                    for army in self.units.iter().filter(|u| u.kind == UnitKind::Army) {
-                        for &to in &provinces {
-                            candidates.push(order(OrderKind::Convoy { from: army.loc, to }));
-                        }
-                    }
-                }
-            }
-            PhaseKind::Retreat => {
-                for &to in destinations {
-                    candidates.push(order(OrderKind::Retreat { to }));
-                }
-                candidates.push(order(OrderKind::Disband));
-            }
-            PhaseKind::Adjustment => candidates.push(order(OrderKind::Disband)),
-        }
-        let mut legal: Vec<Order> = candidates
+        let candidates = match self.phase {
+            PhaseKind::Movement => self.movement_candidates(power, &unit, destinations),
+            PhaseKind::Retreat => destinations
+                .iter()
+                .map(|&to| order(OrderKind::Retreat { to }))
+                .chain([order(OrderKind::Disband)])
+                .collect(),
+            PhaseKind::Adjustment => vec![order(OrderKind::Disband)],
+        };
+        let legal: Vec<Order> = candidates
             .into_iter()
             .filter_map(|o| self.legal_order(power, o))
             .collect();
         // A fleet whose move is legal to a coast and to the bare province
         // of a split-coast province is offered the coasts only.
-        let coast_of = |o: &Order| match o {
-            Order::Unit {
-                kind: OrderKind::Move { to, .. } | OrderKind::Retreat { to },
-                ..
-            } => Some(*to),
-            _ => None,
-        };
-        let coasted: Vec<LocId> = legal
-            .iter()
-            .filter_map(coast_of)
-            .filter(|&l| m.loc(l).coast.is_some())
-            .map(|l| m.prov_of(l))
-            .collect();
-        legal.retain(|o| {
-            coast_of(o).is_none_or(|l| m.loc(l).coast.is_some() || !coasted.contains(&l))
-        });
-        legal.dedup();
-        legal
+        prefer_coasts(legal)
     }
 
+    /// The movement orders to check for `unit`: hold, moves (convoyed too,
+    /// for an army's neighbours), supports of every other unit and, for a
+    /// fleet, convoys of every army.
+    fn movement_candidates(&self, power: Power, unit: &Unit, destinations: &[LocId]) -> Vec<Order> {
+        let m = map();
+        let provinces: Vec<LocId> = (0..m.province_count() as LocId).collect();
+        let order = |kind| Order::Unit {
+            unit: Some(unit.kind),
+            at: unit.loc,
+            kind,
+        };
+        let mut candidates = Vec::new();
+        candidates.push(order(OrderKind::Hold));
+        for &to in destinations {
+            candidates.push(order(OrderKind::Move {
+                to,
+                via_convoy: false,
+            }));
+        }
+        if unit.kind == UnitKind::Army {
+            // A convoyed move to a neighbour differs from the land
+            // move; to any other province the plain move is the
+            // convoyed one (kept below only where adjacent).
+            let adjacent = m.army_adj(m.prov_of(unit.loc));
+            for &to in provinces.iter().filter(|&&p| adjacent & (1u128 << p) != 0) {
+                candidates.push(order(OrderKind::Move {
+                    to,
+                    via_convoy: true,
+                }));
+            }
+        }
+        for other in self.units.iter().filter(|u| u.loc != unit.loc) {
+            candidates.push(order(OrderKind::Support {
+                unit: Some(other.kind),
+                from: other.loc,
+                to: None,
+            }));
+            for &to in &provinces {
+                let support = order(OrderKind::Support {
+                    unit: Some(other.kind),
+                    from: other.loc,
+                    to: Some(to),
+                });
+                // Checked first: it is cheap and rules out most.
+                if self.legal_order(power, support).is_some() && self.may_move(other, to) {
+                    candidates.push(support);
+                }
+            }
+        }
+        if unit.kind == UnitKind::Fleet {
+            for army in self.units.iter().filter(|u| u.kind == UnitKind::Army) {
+                for &to in &provinces {
+                    candidates.push(order(OrderKind::Convoy { from: army.loc, to }));
+                }
+            }
+        }
+        candidates
+    }
+}
+
+/// A fleet whose move is legal to a coast and to the bare province of a
+/// split-coast province is offered the coasts only; repeats are dropped.
+fn prefer_coasts(mut legal: Vec<Order>) -> Vec<Order> {
+    let m = map();
+    let coast_of = |o: &Order| match o {
+        Order::Unit {
+            kind: OrderKind::Move { to, .. } | OrderKind::Retreat { to },
+            ..
+        } => Some(*to),
+        _ => None,
+    };
+    let coasted: Vec<LocId> = legal
+        .iter()
+        .filter_map(coast_of)
+        .filter(|&l| m.loc(l).coast.is_some())
+        .map(|l| m.prov_of(l))
+        .collect();
+    legal.retain(|o| coast_of(o).is_none_or(|l| m.loc(l).coast.is_some() || !coasted.contains(&l)));
+    legal.dedup();
+    legal
+}
+
+impl Diplomacy {
     /// Whether `unit` may legally move to province `to` now (to its main
     /// location or any coast, by land or by convoy), by the check a typed
     /// move goes through: a support of any other move is void.

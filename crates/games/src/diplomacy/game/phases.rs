@@ -159,7 +159,6 @@ impl Diplomacy {
         &mut self,
         actions: BTreeMap<Seat, DiplomacyAction>,
     ) -> TurnReport {
-        let m = map();
         let mut text = format!("{}\n", self.phase_name());
         if self.outcome.is_some() {
             text.push_str("The game is over.\n");
@@ -170,7 +169,39 @@ impl Diplomacy {
             };
         }
         let orders = self.orders_to_adjudicate(&actions);
-        for (&seat, a) in &actions {
+        self.record_seat_conduct(&actions, &mut text);
+        let detail = match self.phase {
+            PhaseKind::Movement => self.resolve_movement(&orders, &mut text),
+            PhaseKind::Retreat => self.resolve_retreats(&orders, &mut text),
+            PhaseKind::Adjustment => self.resolve_adjustments(&orders, &mut text),
+        };
+        for p in Power::ALL {
+            if !self.alive(p) && self.outcome.is_none() {
+                self.draw_votes[p.index()] = false;
+            }
+        }
+        self.check_last_standing(&mut text);
+        if self.outcome.is_none() {
+            self.check_agreed_draw(&mut text);
+        }
+        if self.outcome.is_none() {
+            let _ = writeln!(text, "Next: {}.", self.phase_name());
+        }
+        TurnReport {
+            public: text,
+            private: BTreeMap::new(),
+            detail: Some(detail.to_value()),
+        }
+    }
+
+    /// Per seat that acted: missed movement deadlines (civil disorder after
+    /// [`MISSES_FOR_DISORDER`] in a row), whether the AI played, its draw vote.
+    fn record_seat_conduct(
+        &mut self,
+        actions: &BTreeMap<Seat, DiplomacyAction>,
+        text: &mut String,
+    ) {
+        for (&seat, a) in actions {
             let Some(p) = self.power_of_seat(seat) else {
                 continue;
             };
@@ -195,118 +226,119 @@ impl Diplomacy {
                 self.draw_votes[i] = v;
             }
         }
-        let detail;
-        match self.phase {
-            PhaseKind::Movement => {
-                let r = adjudicate_movement(m, &self.units, &orders);
-                self.results_text(&orders, &r.orders, &mut text);
-                detail = PhaseDetail {
-                    dislodged: r.dislodged.clone(),
-                    ..PhaseDetail::new(PhaseKind::Movement, &orders, &r.orders)
-                };
-                self.units = r.final_units;
-                self.dislodged = r.dislodged;
-                self.standoffs = BitIter(r.standoffs).collect();
-                for d in &self.dislodged {
-                    let _ = writeln!(
-                        text,
-                        "Dislodged: {} {} (from {}).",
-                        d.unit.power,
-                        unit_name(m, &d.unit),
-                        loc_name(m, d.attacker_from)
-                    );
-                }
-                if !self.dislodged.is_empty() {
-                    self.phase = PhaseKind::Retreat;
-                } else if self.season == Season::Spring {
-                    self.season = Season::Fall;
-                } else {
-                    self.after_fall(&mut text);
-                }
-            }
-            PhaseKind::Retreat => {
-                let r = adjudicate_retreats(
-                    m,
-                    &self.units,
-                    &self.dislodged,
-                    self.standoff_bits(),
-                    &orders,
-                );
-                self.results_text(&orders, &r.orders, &mut text);
-                detail = PhaseDetail {
-                    disbanded: r.disbanded.clone(),
-                    ..PhaseDetail::new(PhaseKind::Retreat, &orders, &r.orders)
-                };
-                for u in &r.disbanded {
-                    let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
-                }
-                self.units = r.final_units;
-                self.dislodged.clear();
-                self.standoffs.clear();
-                self.phase = PhaseKind::Movement;
-                if self.season == Season::Spring {
-                    self.season = Season::Fall;
-                } else {
-                    self.after_fall(&mut text);
-                }
-            }
-            PhaseKind::Adjustment => {
-                let r = adjudicate_adjustments(m, &self.units, &self.owners, &orders);
-                self.results_text(&orders, &r.orders, &mut text);
-                detail = PhaseDetail {
-                    built: r.built.clone(),
-                    removed: r.removed.iter().chain(&r.civil_disorder).copied().collect(),
-                    ..PhaseDetail::new(PhaseKind::Adjustment, &orders, &r.orders)
-                };
-                for u in &r.civil_disorder {
-                    let _ = writeln!(
-                        text,
-                        "Removed in civil disorder: {} {}.",
-                        u.power,
-                        unit_name(m, u)
-                    );
-                }
-                self.units = r.final_units;
-                self.next_year(&mut text);
-            }
+    }
+
+    /// A movement phase: units moved, dislodgements reported, then the
+    /// retreats if any, else the next season.
+    fn resolve_movement(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
+        let m = map();
+        let r = adjudicate_movement(m, &self.units, orders);
+        self.results_text(orders, &r.orders, text);
+        let detail = PhaseDetail {
+            dislodged: r.dislodged.clone(),
+            ..PhaseDetail::new(PhaseKind::Movement, orders, &r.orders)
+        };
+        self.units = r.final_units;
+        self.dislodged = r.dislodged;
+        self.standoffs = BitIter(r.standoffs).collect();
+        for d in &self.dislodged {
+            let _ = writeln!(
+                text,
+                "Dislodged: {} {} (from {}).",
+                d.unit.power,
+                unit_name(m, &d.unit),
+                loc_name(m, d.attacker_from)
+            );
         }
-        for p in Power::ALL {
-            if !self.alive(p) && self.outcome.is_none() {
-                self.draw_votes[p.index()] = false;
-            }
+        if !self.dislodged.is_empty() {
+            self.phase = PhaseKind::Retreat;
+        } else if self.season == Season::Spring {
+            self.season = Season::Fall;
+        } else {
+            self.after_fall(text);
         }
-        self.check_last_standing(&mut text);
-        if self.outcome.is_none() {
-            let s = self.survivors();
-            // Powers in civil disorder or played by the AI count as accepting;
-            // the others must all agree, and at least one must have voted.
-            let voters: Vec<usize> = s
-                .iter()
+        detail
+    }
+
+    /// A retreat phase: retreats made, the rest disbanded, then the next
+    /// season.
+    fn resolve_retreats(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
+        let m = map();
+        let r = adjudicate_retreats(
+            m,
+            &self.units,
+            &self.dislodged,
+            self.standoff_bits(),
+            orders,
+        );
+        self.results_text(orders, &r.orders, text);
+        let detail = PhaseDetail {
+            disbanded: r.disbanded.clone(),
+            ..PhaseDetail::new(PhaseKind::Retreat, orders, &r.orders)
+        };
+        for u in &r.disbanded {
+            let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
+        }
+        self.units = r.final_units;
+        self.dislodged.clear();
+        self.standoffs.clear();
+        self.phase = PhaseKind::Movement;
+        if self.season == Season::Spring {
+            self.season = Season::Fall;
+        } else {
+            self.after_fall(text);
+        }
+        detail
+    }
+
+    /// An adjustment phase: builds and removals (civil disorder's too),
+    /// then the next year.
+    fn resolve_adjustments(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
+        let m = map();
+        let r = adjudicate_adjustments(m, &self.units, &self.owners, orders);
+        self.results_text(orders, &r.orders, text);
+        let detail = PhaseDetail {
+            built: r.built.clone(),
+            removed: r.removed.iter().chain(&r.civil_disorder).copied().collect(),
+            ..PhaseDetail::new(PhaseKind::Adjustment, orders, &r.orders)
+        };
+        for u in &r.civil_disorder {
+            let _ = writeln!(
+                text,
+                "Removed in civil disorder: {} {}.",
+                u.power,
+                unit_name(m, u)
+            );
+        }
+        self.units = r.final_units;
+        self.next_year(text);
+        detail
+    }
+
+    /// Ends the game in a draw when every surviving power that decides has
+    /// voted for one.
+    fn check_agreed_draw(&mut self, text: &mut String) {
+        let s = self.survivors();
+        // Powers in civil disorder or played by the AI count as accepting;
+        // the others must all agree, and at least one must have voted.
+        let voters: Vec<usize> = s
+            .iter()
+            .map(|&seat| self.seats[seat].index())
+            .filter(|&i| !self.disorder[i] && !self.ai_held[i])
+            .collect();
+        // With only AI seats left (besides powers in disorder), the
+        // AIs' own votes decide, so AI-only games can end in a draw.
+        let deciders: Vec<usize> = if voters.is_empty() {
+            s.iter()
                 .map(|&seat| self.seats[seat].index())
-                .filter(|&i| !self.disorder[i] && !self.ai_held[i])
-                .collect();
-            // With only AI seats left (besides powers in disorder), the
-            // AIs' own votes decide, so AI-only games can end in a draw.
-            let deciders: Vec<usize> = if voters.is_empty() {
-                s.iter()
-                    .map(|&seat| self.seats[seat].index())
-                    .filter(|&i| !self.disorder[i] && self.ai_held[i])
-                    .collect()
-            } else {
-                voters
-            };
-            if !deciders.is_empty() && deciders.iter().all(|&i| self.draw_votes[i]) {
-                let _ = writeln!(text, "All surviving powers agreed to a draw.");
-                self.outcome = Some(Outcome::Draw(s));
-            }
-        }
-        if self.outcome.is_none() {
-            let _ = writeln!(text, "Next: {}.", self.phase_name());
-        }
-        TurnReport {
-            public: text,
-            private: BTreeMap::new(),
-            detail: Some(detail.to_value()),
+                .filter(|&i| !self.disorder[i] && self.ai_held[i])
+                .collect()
+        } else {
+            voters
+        };
+        if !deciders.is_empty() && deciders.iter().all(|&i| self.draw_votes[i]) {
+            let _ = writeln!(text, "All surviving powers agreed to a draw.");
+            self.outcome = Some(Outcome::Draw(s));
         }
     }
 }

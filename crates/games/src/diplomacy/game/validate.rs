@@ -53,41 +53,41 @@ impl Diplomacy {
     ) -> Result<Order, ActionError> {
         let m = map();
         let o = self.army_destinations_without_coasts(o);
-        let wrong_phase = |what: &str| {
-            err(
-                format!(
-                    "`{}` is {what}, but this is the {} phase.",
-                    crate::diplomacy::order::quoted(line),
-                    self.phase_name()
-                ),
-                match self.phase {
-                    PhaseKind::Movement => {
-                        "Now give hold, move, support or convoy orders, e.g. `A Par - Bur`."
-                    }
-                    PhaseKind::Retreat => {
-                        "Now retreat or disband dislodged units, e.g. `A Mun R Boh` or `A Mun D`."
-                    }
-                    PhaseKind::Adjustment => {
-                        "Now build, remove or waive, e.g. `Build A Par`, `Remove F Nth`, `Waive`."
-                    }
-                },
-            )
-        };
-        let reason = match (self.phase, &o) {
+        if let Some(what) = self.wrong_phase_for(&o) {
+            return Err(self.wrong_phase_error(line, what));
+        }
+        match self.judge_alone(power, o) {
+            Some(r)
+                if r.is_illegal()
+                    || matches!(
+                        r,
+                        crate::diplomacy::judge::Reason::NoBuildsLeft
+                            | crate::diplomacy::judge::Reason::NoRemovalsLeft
+                    ) =>
+            {
+                let hint = if hinted {
+                    self.hint(power)
+                } else {
+                    String::new()
+                };
+                Err(err(format!("`{line}`: {}.", r.text(m)), hint))
+            }
+            _ => Ok(self.fill_unit(o)),
+        }
+    }
+
+    /// What `o` is, when it is an order of another phase than this one.
+    fn wrong_phase_for(&self, o: &Order) -> Option<&'static str> {
+        match (self.phase, o) {
             (
                 PhaseKind::Movement,
                 Order::Unit {
                     kind: OrderKind::Retreat { .. } | OrderKind::Disband,
                     ..
                 },
-            ) => {
-                return Err(wrong_phase("a retreat or disband order"));
-            }
-            (PhaseKind::Movement, Order::Build { .. } | Order::Waive) => {
-                return Err(wrong_phase("a build order"));
-            }
-            (PhaseKind::Retreat, Order::Build { .. } | Order::Waive) => {
-                return Err(wrong_phase("a build order"));
+            ) => Some("a retreat or disband order"),
+            (PhaseKind::Movement | PhaseKind::Retreat, Order::Build { .. } | Order::Waive) => {
+                Some("a build order")
             }
             (PhaseKind::Retreat, Order::Unit { kind, .. })
                 if !matches!(
@@ -100,11 +100,42 @@ impl Diplomacy {
                         }
                 ) =>
             {
-                return Err(wrong_phase("not a retreat or disband"));
+                Some("not a retreat or disband")
             }
             (PhaseKind::Adjustment, Order::Unit { kind, .. }) if *kind != OrderKind::Disband => {
-                return Err(wrong_phase("a unit order"));
+                Some("a unit order")
             }
+            _ => None,
+        }
+    }
+
+    /// The refusal of an order of another phase, saying what this phase takes.
+    fn wrong_phase_error(&self, line: &str, what: &str) -> ActionError {
+        err(
+            format!(
+                "`{}` is {what}, but this is the {} phase.",
+                crate::diplomacy::order::quoted(line),
+                self.phase_name()
+            ),
+            match self.phase {
+                PhaseKind::Movement => {
+                    "Now give hold, move, support or convoy orders, e.g. `A Par - Bur`."
+                }
+                PhaseKind::Retreat => {
+                    "Now retreat or disband dislodged units, e.g. `A Mun R Boh` or `A Mun D`."
+                }
+                PhaseKind::Adjustment => {
+                    "Now build, remove or waive, e.g. `Build A Par`, `Remove F Nth`, `Waive`."
+                }
+            },
+        )
+    }
+
+    /// Why `o` (an order of this phase) would fail if it were the only
+    /// order given, by the phase's own adjudicator; `None` when it would not.
+    fn judge_alone(&self, power: Power, o: Order) -> Option<crate::diplomacy::judge::Reason> {
+        let m = map();
+        match (self.phase, &o) {
             (PhaseKind::Movement, _) => {
                 let r = adjudicate_movement(m, &self.units, &[(power, o)]);
                 r.orders[0].reason
@@ -141,24 +172,6 @@ impl Diplomacy {
                     r.orders[0].reason
                 }
             }
-        };
-        match reason {
-            Some(r)
-                if r.is_illegal()
-                    || matches!(
-                        r,
-                        crate::diplomacy::judge::Reason::NoBuildsLeft
-                            | crate::diplomacy::judge::Reason::NoRemovalsLeft
-                    ) =>
-            {
-                let hint = if hinted {
-                    self.hint(power)
-                } else {
-                    String::new()
-                };
-                Err(err(format!("`{line}`: {}.", r.text(m)), hint))
-            }
-            _ => Ok(self.fill_unit(o)),
         }
     }
 
@@ -400,29 +413,9 @@ impl Diplomacy {
             if l.is_empty() {
                 continue;
             }
-            match l.to_ascii_lowercase().trim_end_matches(['.', '!']) {
-                "done" | "ready" | "submit" | "end" | "finish" | "finished" => {
-                    a.ready = true;
-                    any_ok = true;
-                    continue;
-                }
-                "clear" | "reset" => {
-                    a.clear = true;
-                    a.orders.clear();
-                    any_ok = true;
-                    continue;
-                }
-                "draw" | "vote draw" | "propose draw" => {
-                    a.draw = Some(true);
-                    any_ok = true;
-                    continue;
-                }
-                "no draw" | "nodraw" | "withdraw draw" | "cancel draw" => {
-                    a.draw = Some(false);
-                    any_ok = true;
-                    continue;
-                }
-                _ => {}
+            if apply_keyword(&mut a, l) {
+                any_ok = true;
+                continue;
             }
             match self.check_line(power, l) {
                 Ok(o) => {
@@ -433,47 +426,7 @@ impl Diplomacy {
             }
         }
         if !any_ok {
-            // Nothing usable: one error naming the distinct bad lines.
-            let mut distinct: Vec<(String, ActionError, usize)> = Vec::new();
-            for (l, e) in errors {
-                match distinct
-                    .iter_mut()
-                    .find(|(d, _, _)| d.eq_ignore_ascii_case(&l))
-                {
-                    Some(d) => d.2 += 1,
-                    None => distinct.push((l, e, 1)),
-                }
-            }
-            let unlisted: usize = distinct
-                .iter()
-                .skip(MAX_ERRORS_LISTED)
-                .map(|(_, _, n)| n)
-                .sum();
-            let more = (unlisted > 0).then(|| format!("({unlisted} more lines not understood.)"));
-            let counted = |e: &ActionError, n: usize| {
-                if n > 1 {
-                    format!("{} ({n} times)", e.problem)
-                } else {
-                    e.problem.clone()
-                }
-            };
-            return Err(match distinct.len() {
-                0 => err("No orders found.", generic),
-                1 => {
-                    let (_, e, n) = distinct.remove(0);
-                    err(counted(&e, n), e.expected)
-                }
-                _ => err(
-                    distinct
-                        .iter()
-                        .take(MAX_ERRORS_LISTED)
-                        .map(|(_, e, n)| counted(e, *n))
-                        .chain(more)
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                    distinct[0].1.expected.clone(),
-                ),
-            });
+            return Err(nothing_understood(errors, generic));
         }
         for (l, e) in errors {
             let expected = if e.expected == generic {
@@ -520,6 +473,66 @@ pub(super) enum Source {
 /// characters they take, so a receipt fits two Discord messages.
 const MAX_REFUSALS_LISTED: usize = 15;
 const MAX_REFUSAL_CHARS: usize = 1500;
+/// Applies a line that is one of the words `done`, `clear`, `draw` or
+/// `no draw` (or their synonyms) to `a`; false when it is none of them.
+fn apply_keyword(a: &mut DiplomacyAction, line: &str) -> bool {
+    match line.to_ascii_lowercase().trim_end_matches(['.', '!']) {
+        "done" | "ready" | "submit" | "end" | "finish" | "finished" => a.ready = true,
+        "clear" | "reset" => {
+            a.clear = true;
+            a.orders.clear();
+        }
+        "draw" | "vote draw" | "propose draw" => a.draw = Some(true),
+        "no draw" | "nodraw" | "withdraw draw" | "cancel draw" => a.draw = Some(false),
+        _ => return false,
+    }
+    true
+}
+
+/// The one error for a message with nothing usable in it: each distinct bad
+/// line (counted when repeated), up to [`MAX_ERRORS_LISTED`].
+fn nothing_understood(errors: Vec<(String, ActionError)>, generic: String) -> ActionError {
+    let mut distinct: Vec<(String, ActionError, usize)> = Vec::new();
+    for (l, e) in errors {
+        match distinct
+            .iter_mut()
+            .find(|(d, _, _)| d.eq_ignore_ascii_case(&l))
+        {
+            Some(d) => d.2 += 1,
+            None => distinct.push((l, e, 1)),
+        }
+    }
+    let unlisted: usize = distinct
+        .iter()
+        .skip(MAX_ERRORS_LISTED)
+        .map(|(_, _, n)| n)
+        .sum();
+    let more = (unlisted > 0).then(|| format!("({unlisted} more lines not understood.)"));
+    let counted = |e: &ActionError, n: usize| {
+        if n > 1 {
+            format!("{} ({n} times)", e.problem)
+        } else {
+            e.problem.clone()
+        }
+    };
+    match distinct.len() {
+        0 => err("No orders found.", generic),
+        1 => {
+            let (_, e, n) = distinct.remove(0);
+            err(counted(&e, n), e.expected)
+        }
+        _ => err(
+            distinct
+                .iter()
+                .take(MAX_ERRORS_LISTED)
+                .map(|(_, e, n)| counted(e, *n))
+                .chain(more)
+                .collect::<Vec<_>>()
+                .join(" "),
+            distinct[0].1.expected.clone(),
+        ),
+    }
+}
 
 /// Records a refused line once: a repeat only counts.
 fn refuse(a: &mut DiplomacyAction, line: &str, problem: String, expected: String) {

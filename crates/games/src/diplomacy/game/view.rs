@@ -11,6 +11,21 @@ use std::fmt::Write;
 impl Diplomacy {
     /// [`Game::view`]: the board for everyone, choices for `viewer`.
     pub(in crate::diplomacy) fn board_view(&self, viewer: Option<Seat>) -> View {
+        let board = self.board_text();
+        let status = self.status_line();
+        let choices = match viewer {
+            Some(seat) if self.awaiting().contains(&seat) => self.choices_for(seat),
+            _ => Vec::new(),
+        };
+        View {
+            board,
+            status,
+            choices,
+        }
+    }
+
+    /// The phase, each live power's centres and units, the dislodged units.
+    fn board_text(&self) -> String {
         let m = map();
         let mut board = format!("{}\n", self.phase_name());
         for &p in &self.seats {
@@ -41,7 +56,12 @@ impl Diplomacy {
                 unit_name(m, &d.unit)
             );
         }
-        let status = match &self.outcome {
+        board
+    }
+
+    /// Who won or drew, or whom the phase waits for.
+    fn status_line(&self) -> String {
+        match &self.outcome {
             Some(Outcome::Win(s)) => format!("{} won.", self.seat_name(*s)),
             Some(Outcome::Draw(s)) => {
                 format!(
@@ -56,100 +76,91 @@ impl Diplomacy {
                 let w: Vec<String> = self.awaiting().iter().map(|&s| self.seat_name(s)).collect();
                 format!("{}: waiting for {}.", self.phase_name(), w.join(", "))
             }
-        };
-        let mut choices = Vec::new();
-        if let Some(seat) = viewer
-            && self.awaiting().contains(&seat)
-        {
-            {
-                let Some(power) = self.power_of_seat(seat) else {
-                    return View {
-                        board,
-                        status,
-                        choices,
-                    };
-                };
-                choices.push(ActionChoice {
-                    label: "Done".into(),
-                    text: "done".into(),
-                    style: ChoiceStyle::Button,
-                });
-                choices.push(ActionChoice {
-                    label: "Vote draw".into(),
-                    text: "draw".into(),
-                    style: ChoiceStyle::Button,
-                });
-                match self.phase {
-                    PhaseKind::Retreat => {
-                        let occ = self.occupied();
-                        let so = self.standoff_bits();
-                        for d in self.dislodged.iter().filter(|d| d.unit.power == power) {
-                            for l in retreat_options(m, occ, so, d) {
-                                let o = Order::Unit {
-                                    unit: Some(d.unit.kind),
-                                    at: d.unit.loc,
-                                    kind: OrderKind::Retreat { to: l },
-                                };
-                                let t = o.canonical(m);
-                                choices.push(ActionChoice {
-                                    label: t.clone(),
-                                    text: t,
-                                    style: ChoiceStyle::Select,
-                                });
-                            }
-                            let o = Order::Unit {
-                                unit: Some(d.unit.kind),
-                                at: d.unit.loc,
-                                kind: OrderKind::Disband,
-                            };
-                            let t = o.canonical(m);
-                            choices.push(ActionChoice {
-                                label: t.clone(),
-                                text: t,
-                                style: ChoiceStyle::Select,
-                            });
-                        }
-                    }
-                    PhaseKind::Adjustment => {
-                        let n = adjustment_count(m, &self.units, &self.owners, power);
-                        if n > 0 {
-                            for o in self.build_choices(power) {
-                                let t = o.canonical(m);
-                                choices.push(ActionChoice {
-                                    label: t.clone(),
-                                    text: t,
-                                    style: ChoiceStyle::Select,
-                                });
-                            }
-                            choices.push(ActionChoice {
-                                label: "Waive".into(),
-                                text: "Waive".into(),
-                                style: ChoiceStyle::Select,
-                            });
-                        } else {
-                            for u in self.units.iter().filter(|u| u.power == power) {
-                                let t = Order::Unit {
-                                    unit: Some(u.kind),
-                                    at: u.loc,
-                                    kind: OrderKind::Disband,
-                                }
-                                .canonical(m);
-                                choices.push(ActionChoice {
-                                    label: t.clone(),
-                                    text: t,
-                                    style: ChoiceStyle::Select,
-                                });
-                            }
-                        }
-                    }
-                    PhaseKind::Movement => {}
-                }
-            }
         }
-        View {
-            board,
-            status,
-            choices,
+    }
+
+    /// The choices of a seat the phase waits for: done and draw, then its
+    /// retreats, builds or removals (movement orders are typed, not picked).
+    fn choices_for(&self, seat: Seat) -> Vec<ActionChoice> {
+        let Some(power) = self.power_of_seat(seat) else {
+            return Vec::new();
+        };
+        let mut choices = vec![
+            ActionChoice {
+                label: "Done".into(),
+                text: "done".into(),
+                style: ChoiceStyle::Button,
+            },
+            ActionChoice {
+                label: "Vote draw".into(),
+                text: "draw".into(),
+                style: ChoiceStyle::Button,
+            },
+        ];
+        let orders = match self.phase {
+            PhaseKind::Retreat => self.retreat_choices(power),
+            PhaseKind::Adjustment => self.adjustment_choices(power),
+            PhaseKind::Movement => Vec::new(),
+        };
+        choices.extend(orders.into_iter().map(|t| ActionChoice {
+            label: t.clone(),
+            text: t,
+            style: ChoiceStyle::Select,
+        }));
+        choices
+    }
+
+    /// Each dislodged unit of `power`: every retreat open to it, then its
+    /// disband.
+    fn retreat_choices(&self, power: Power) -> Vec<String> {
+        let m = map();
+        let occ = self.occupied();
+        let so = self.standoff_bits();
+        let mut orders = Vec::new();
+        for d in self.dislodged.iter().filter(|d| d.unit.power == power) {
+            for l in retreat_options(m, occ, so, d) {
+                let o = Order::Unit {
+                    unit: Some(d.unit.kind),
+                    at: d.unit.loc,
+                    kind: OrderKind::Retreat { to: l },
+                };
+                orders.push(o.canonical(m));
+            }
+            let o = Order::Unit {
+                unit: Some(d.unit.kind),
+                at: d.unit.loc,
+                kind: OrderKind::Disband,
+            };
+            orders.push(o.canonical(m));
+        }
+        orders
+    }
+
+    /// Builds and a waive for a power owed units, else a disband per unit.
+    fn adjustment_choices(&self, power: Power) -> Vec<String> {
+        let m = map();
+        let n = adjustment_count(m, &self.units, &self.owners, power);
+        if n > 0 {
+            let mut orders: Vec<String> = self
+                .build_choices(power)
+                .iter()
+                .map(|o| o.canonical(m))
+                .collect();
+            orders.push("Waive".into());
+            orders
+        } else {
+            self.units
+                .iter()
+                .filter(|u| u.power == power)
+                .map(|u| {
+                    Order::Unit {
+                        unit: Some(u.kind),
+                        at: u.loc,
+                        kind: OrderKind::Disband,
+                    }
+                    .canonical(m)
+                })
+                .collect()
         }
     }
 }

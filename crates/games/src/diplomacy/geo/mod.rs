@@ -244,216 +244,21 @@ impl Map {
 
     /// Parses a map in the `standard.txt` format.
     pub fn parse(text: &str) -> Result<Map, MapError> {
-        let err = |line: usize, msg: String| MapError::Syntax { line, msg };
-        let mut provs: Vec<Province> = Vec::new();
-        let mut aliases: Vec<(String, usize)> = Vec::new();
-        // First pass: provinces.
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            let Some(rest) = line.strip_prefix("prov ") else {
-                continue;
-            };
-            let (main, alias_part) = match rest.split_once('|') {
-                Some((a, b)) => (a, Some(b)),
-                None => (rest, None),
-            };
-            let mut it = main.split_whitespace();
-            let abbr = it
-                .next()
-                .ok_or_else(|| err(i + 1, "missing abbreviation".into()))?;
-            let terrain = match it.next() {
-                Some("sea") => Terrain::Sea,
-                Some("land") => Terrain::Land,
-                Some("coast") => Terrain::Coast,
-                Some("impassable") => Terrain::Impassable,
-                other => return Err(err(i + 1, format!("bad terrain {other:?}"))),
-            };
-            let (sc, home) = match it.next() {
-                Some("-") => (false, None),
-                Some("neutral") => (true, None),
-                Some(p) => (
-                    true,
-                    Some(Power::parse(p).ok_or_else(|| err(i + 1, format!("bad power {p}")))?),
-                ),
-                None => return Err(err(i + 1, "missing centre field".into())),
-            };
-            let name: Vec<&str> = it.collect();
-            if name.is_empty() {
-                return Err(err(i + 1, "missing full name".into()));
-            }
-            let idx = provs.len();
-            if let Some(a) = alias_part {
-                for al in a.split(',') {
-                    let al = al.trim();
-                    if !al.is_empty() {
-                        aliases.push((normalize(al), idx));
-                    }
-                }
-            }
-            provs.push(Province {
-                abbr: abbr.to_string(),
-                name: name.join(" "),
-                terrain,
-                sc,
-                home,
-                coasts: Vec::new(),
-            });
-        }
-        let mut locs: Vec<Location> = provs
-            .iter()
-            .enumerate()
-            .map(|(i, p)| Location {
-                prov: i as ProvId,
-                coast: None,
-                abbr: p.abbr.clone(),
-            })
-            .collect();
-        fn find_prov(provs: &[Province], s: &str) -> Option<usize> {
-            provs.iter().position(|p| p.abbr == s)
-        }
-        // Second pass: coasts.
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            let Some(rest) = line.strip_prefix("coasts ") else {
-                continue;
-            };
-            let mut it = rest.split_whitespace();
-            let abbr = it.next().unwrap_or("");
-            let p = find_prov(&provs, abbr)
-                .ok_or_else(|| err(i + 1, format!("unknown province {abbr}")))?;
-            for c in it {
-                let coast = Coast::parse(c).ok_or_else(|| err(i + 1, format!("bad coast {c}")))?;
-                let id = locs.len() as LocId;
-                locs.push(Location {
-                    prov: p as ProvId,
-                    coast: Some(coast),
-                    abbr: format!("{abbr}/{}", coast.abbr()),
-                });
-                provs[p].coasts.push(id);
-            }
-        }
+        // Three passes over the text (provinces, then coasts, then edges),
+        // because a line may name a place declared further down.
+        let (mut provs, aliases) = parse_provinces(text)?;
+        let locs = add_coasts(text, &mut provs)?;
         if locs.len() > MAX_LOCS {
-            return Err(err(0, format!("too many locations ({})", locs.len())));
+            return Err(syntax_error(
+                0,
+                format!("too many locations ({})", locs.len()),
+            ));
         }
-        let find_loc = |s: &str| locs.iter().position(|l| l.abbr == s);
-        let mut army_adj = vec![0u128; provs.len()];
-        let mut fleet_adj = vec![0u128; locs.len()];
-        let mut army_listed = vec![false; provs.len()];
-        let mut fleet_listed = vec![false; locs.len()];
-        // Third pass: edges.
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            let (is_army, rest) = if let Some(r) = line.strip_prefix("army ") {
-                (true, r)
-            } else if let Some(r) = line.strip_prefix("fleet ") {
-                (false, r)
-            } else {
-                continue;
-            };
-            let (from, tos) = rest
-                .split_once(':')
-                .ok_or_else(|| err(i + 1, "missing ':'".into()))?;
-            let from = from.trim();
-            let f = if is_army {
-                find_prov(&provs, from)
-            } else {
-                find_loc(from)
-            }
-            .ok_or_else(|| err(i + 1, format!("unknown place {from}")))?;
-            for to in tos.split_whitespace() {
-                let t = if is_army {
-                    find_prov(&provs, to)
-                } else {
-                    find_loc(to)
-                }
-                .ok_or_else(|| err(i + 1, format!("unknown place {to}")))?;
-                if is_army {
-                    army_adj[f] |= 1u128 << t;
-                } else {
-                    fleet_adj[f] |= 1u128 << t;
-                }
-            }
-            if is_army {
-                army_listed[f] = true;
-            } else {
-                fleet_listed[f] = true;
-            }
-        }
-        // Symmetry and terrain checks.
-        for a in 0..provs.len() {
-            for b in 0..provs.len() {
-                let ab = army_adj[a] >> b & 1 == 1;
-                let ba = army_adj[b] >> a & 1 == 1;
-                if ab != ba {
-                    return Err(err(
-                        0,
-                        format!(
-                            "army edge {}-{} listed one way only",
-                            provs[a].abbr, provs[b].abbr
-                        ),
-                    ));
-                }
-                if ab
-                    && (provs[a].terrain == Terrain::Sea || provs[a].terrain == Terrain::Impassable)
-                {
-                    return Err(err(0, format!("army edge from non-land {}", provs[a].abbr)));
-                }
-            }
-        }
-        for a in 0..locs.len() {
-            for b in 0..locs.len() {
-                let ab = fleet_adj[a] >> b & 1 == 1;
-                let ba = fleet_adj[b] >> a & 1 == 1;
-                if ab != ba {
-                    return Err(err(
-                        0,
-                        format!(
-                            "fleet edge {}-{} listed one way only",
-                            locs[a].abbr, locs[b].abbr
-                        ),
-                    ));
-                }
-                let t = provs[locs[a].prov as usize].terrain;
-                if ab && (t == Terrain::Land || t == Terrain::Impassable) {
-                    return Err(err(0, format!("fleet edge from inland {}", locs[a].abbr)));
-                }
-                if ab && !provs[locs[a].prov as usize].coasts.is_empty() && locs[a].coast.is_none()
-                {
-                    return Err(err(
-                        0,
-                        format!("fleet edge from {} must name a coast", locs[a].abbr),
-                    ));
-                }
-            }
-        }
-        let _ = (army_listed, fleet_listed);
-        let loc_prov: Vec<ProvId> = locs.iter().map(|l| l.prov).collect();
-        let to_provs = |bits: Bits| {
-            let mut out = 0u128;
-            let mut b = bits;
-            while b != 0 {
-                let l = b.trailing_zeros() as usize;
-                b &= b - 1;
-                out |= 1u128 << loc_prov[l];
-            }
-            out
-        };
-        let fleet_prov_adj: Vec<Bits> = fleet_adj.iter().map(|&b| to_provs(b)).collect();
-        let mut prov_fleet_adj = vec![0u128; provs.len()];
-        for (l, loc) in locs.iter().enumerate() {
-            prov_fleet_adj[loc.prov as usize] |= fleet_prov_adj[l];
-        }
-        // Name index: abbreviations, loc abbreviations, full names, aliases.
-        let mut names: Vec<(String, LocId)> = Vec::new();
-        for (i, p) in provs.iter().enumerate() {
-            names.push((p.abbr.clone(), i as LocId));
-            names.push((normalize(&p.name), i as LocId));
-        }
-        for (a, i) in aliases {
-            names.push((a, i as LocId));
-        }
-        names.sort();
-        names.dedup();
+        let (army_adj, fleet_adj) = parse_edges(text, &provs, &locs)?;
+        check_army_edges(&provs, &army_adj)?;
+        check_fleet_edges(&provs, &locs, &fleet_adj)?;
+        let (fleet_prov_adj, prov_fleet_adj) = fleet_province_adjacency(&provs, &locs, &fleet_adj);
+        let names = name_index(&provs, aliases);
         let longest_name_words = names
             .iter()
             .map(|(n, _)| n.split(' ').count())
@@ -627,4 +432,259 @@ impl Iterator for BitIter {
             Some(i)
         }
     }
+}
+
+fn syntax_error(line: usize, msg: String) -> MapError {
+    MapError::Syntax { line, msg }
+}
+
+fn find_prov(provs: &[Province], s: &str) -> Option<usize> {
+    provs.iter().position(|p| p.abbr == s)
+}
+
+/// An alternative name (normalised) and the index of the province it names.
+type Alias = (String, usize);
+
+/// First pass: the `prov` lines, as provinces and their aliases (normalised,
+/// with the index of the province each names).
+fn parse_provinces(text: &str) -> Result<(Vec<Province>, Vec<Alias>), MapError> {
+    let err = syntax_error;
+    let mut provs: Vec<Province> = Vec::new();
+    let mut aliases: Vec<Alias> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let Some(rest) = line.strip_prefix("prov ") else {
+            continue;
+        };
+        let (main, alias_part) = match rest.split_once('|') {
+            Some((a, b)) => (a, Some(b)),
+            None => (rest, None),
+        };
+        let mut it = main.split_whitespace();
+        let abbr = it
+            .next()
+            .ok_or_else(|| err(i + 1, "missing abbreviation".into()))?;
+        let terrain = match it.next() {
+            Some("sea") => Terrain::Sea,
+            Some("land") => Terrain::Land,
+            Some("coast") => Terrain::Coast,
+            Some("impassable") => Terrain::Impassable,
+            other => return Err(err(i + 1, format!("bad terrain {other:?}"))),
+        };
+        let (sc, home) = match it.next() {
+            Some("-") => (false, None),
+            Some("neutral") => (true, None),
+            Some(p) => (
+                true,
+                Some(Power::parse(p).ok_or_else(|| err(i + 1, format!("bad power {p}")))?),
+            ),
+            None => return Err(err(i + 1, "missing centre field".into())),
+        };
+        let name: Vec<&str> = it.collect();
+        if name.is_empty() {
+            return Err(err(i + 1, "missing full name".into()));
+        }
+        let idx = provs.len();
+        if let Some(a) = alias_part {
+            for al in a.split(',') {
+                let al = al.trim();
+                if !al.is_empty() {
+                    aliases.push((normalize(al), idx));
+                }
+            }
+        }
+        provs.push(Province {
+            abbr: abbr.to_string(),
+            name: name.join(" "),
+            terrain,
+            sc,
+            home,
+            coasts: Vec::new(),
+        });
+    }
+    Ok((provs, aliases))
+}
+
+/// Second pass: the locations, one per province and then one per split
+/// coast of a `coasts` line (recorded in its province too).
+fn add_coasts(text: &str, provs: &mut [Province]) -> Result<Vec<Location>, MapError> {
+    let err = syntax_error;
+    let mut locs: Vec<Location> = provs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| Location {
+            prov: i as ProvId,
+            coast: None,
+            abbr: p.abbr.clone(),
+        })
+        .collect();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let Some(rest) = line.strip_prefix("coasts ") else {
+            continue;
+        };
+        let mut it = rest.split_whitespace();
+        let abbr = it.next().unwrap_or("");
+        let p =
+            find_prov(provs, abbr).ok_or_else(|| err(i + 1, format!("unknown province {abbr}")))?;
+        for c in it {
+            let coast = Coast::parse(c).ok_or_else(|| err(i + 1, format!("bad coast {c}")))?;
+            let id = locs.len() as LocId;
+            locs.push(Location {
+                prov: p as ProvId,
+                coast: Some(coast),
+                abbr: format!("{abbr}/{}", coast.abbr()),
+            });
+            provs[p].coasts.push(id);
+        }
+    }
+    Ok(locs)
+}
+
+/// Third pass: the `army` (province to province) and `fleet` (location to
+/// location) edges, as one bit set per place.
+fn parse_edges(
+    text: &str,
+    provs: &[Province],
+    locs: &[Location],
+) -> Result<(Vec<Bits>, Vec<Bits>), MapError> {
+    let err = syntax_error;
+    let find_loc = |s: &str| locs.iter().position(|l| l.abbr == s);
+    let mut army_adj = vec![0u128; provs.len()];
+    let mut fleet_adj = vec![0u128; locs.len()];
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let (is_army, rest) = if let Some(r) = line.strip_prefix("army ") {
+            (true, r)
+        } else if let Some(r) = line.strip_prefix("fleet ") {
+            (false, r)
+        } else {
+            continue;
+        };
+        let (from, tos) = rest
+            .split_once(':')
+            .ok_or_else(|| err(i + 1, "missing ':'".into()))?;
+        let from = from.trim();
+        let f = if is_army {
+            find_prov(provs, from)
+        } else {
+            find_loc(from)
+        }
+        .ok_or_else(|| err(i + 1, format!("unknown place {from}")))?;
+        for to in tos.split_whitespace() {
+            let t = if is_army {
+                find_prov(provs, to)
+            } else {
+                find_loc(to)
+            }
+            .ok_or_else(|| err(i + 1, format!("unknown place {to}")))?;
+            if is_army {
+                army_adj[f] |= 1u128 << t;
+            } else {
+                fleet_adj[f] |= 1u128 << t;
+            }
+        }
+    }
+    Ok((army_adj, fleet_adj))
+}
+
+/// Every army edge is listed both ways and leaves land.
+fn check_army_edges(provs: &[Province], army_adj: &[Bits]) -> Result<(), MapError> {
+    let err = syntax_error;
+    for a in 0..provs.len() {
+        for b in 0..provs.len() {
+            let ab = army_adj[a] >> b & 1 == 1;
+            let ba = army_adj[b] >> a & 1 == 1;
+            if ab != ba {
+                return Err(err(
+                    0,
+                    format!(
+                        "army edge {}-{} listed one way only",
+                        provs[a].abbr, provs[b].abbr
+                    ),
+                ));
+            }
+            if ab && (provs[a].terrain == Terrain::Sea || provs[a].terrain == Terrain::Impassable) {
+                return Err(err(0, format!("army edge from non-land {}", provs[a].abbr)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every fleet edge is listed both ways, leaves water or a coast, and names
+/// the coast of a province that has several.
+fn check_fleet_edges(
+    provs: &[Province],
+    locs: &[Location],
+    fleet_adj: &[Bits],
+) -> Result<(), MapError> {
+    let err = syntax_error;
+    for a in 0..locs.len() {
+        for b in 0..locs.len() {
+            let ab = fleet_adj[a] >> b & 1 == 1;
+            let ba = fleet_adj[b] >> a & 1 == 1;
+            if ab != ba {
+                return Err(err(
+                    0,
+                    format!(
+                        "fleet edge {}-{} listed one way only",
+                        locs[a].abbr, locs[b].abbr
+                    ),
+                ));
+            }
+            let t = provs[locs[a].prov as usize].terrain;
+            if ab && (t == Terrain::Land || t == Terrain::Impassable) {
+                return Err(err(0, format!("fleet edge from inland {}", locs[a].abbr)));
+            }
+            if ab && !provs[locs[a].prov as usize].coasts.is_empty() && locs[a].coast.is_none() {
+                return Err(err(
+                    0,
+                    format!("fleet edge from {} must name a coast", locs[a].abbr),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fleet edges by province: per location, the provinces its fleet
+/// reaches; per province, the provinces a fleet on any of its coasts reaches.
+fn fleet_province_adjacency(
+    provs: &[Province],
+    locs: &[Location],
+    fleet_adj: &[Bits],
+) -> (Vec<Bits>, Vec<Bits>) {
+    let loc_prov: Vec<ProvId> = locs.iter().map(|l| l.prov).collect();
+    let to_provs = |bits: Bits| {
+        let mut out = 0u128;
+        let mut b = bits;
+        while b != 0 {
+            let l = b.trailing_zeros() as usize;
+            b &= b - 1;
+            out |= 1u128 << loc_prov[l];
+        }
+        out
+    };
+    let fleet_prov_adj: Vec<Bits> = fleet_adj.iter().map(|&b| to_provs(b)).collect();
+    let mut prov_fleet_adj = vec![0u128; provs.len()];
+    for (l, loc) in locs.iter().enumerate() {
+        prov_fleet_adj[loc.prov as usize] |= fleet_prov_adj[l];
+    }
+    (fleet_prov_adj, prov_fleet_adj)
+}
+
+/// The name index, sorted: abbreviations, full names and aliases.
+fn name_index(provs: &[Province], aliases: Vec<Alias>) -> Vec<(String, LocId)> {
+    let mut names: Vec<(String, LocId)> = Vec::new();
+    for (i, p) in provs.iter().enumerate() {
+        names.push((p.abbr.clone(), i as LocId));
+        names.push((normalize(&p.name), i as LocId));
+    }
+    for (a, i) in aliases {
+        names.push((a, i as LocId));
+    }
+    names.sort();
+    names.dedup();
+    names
 }

@@ -88,90 +88,22 @@ pub fn adjudicate_adjustments(
     owners: &[Option<Power>],
     orders: &[(Power, Order)],
 ) -> AdjustResult {
-    let mut out = vec![
-        OrderOutcome {
-            success: false,
-            reason: None
-        };
-        orders.len()
-    ];
-    let mut delta = [0i32; 7];
-    for pw in Power::ALL {
-        delta[pw.index()] = adjustment_count(map, units, owners, pw);
-    }
-    let mut used = [0i32; 7];
-    let mut occupied: Bits = units.iter().fold(0, |b, u| b | 1u128 << map.prov_of(u.loc));
-    let mut built = Vec::new();
-    let mut removed_mask: Bits = 0;
-    let mut removed = Vec::new();
-    for (i, (power, o)) in orders.iter().enumerate() {
-        let pi = power.index();
-        let r: Result<(), Reason> = match *o {
-            Order::Build { unit, at } => {
-                if delta[pi] <= used[pi] {
-                    Err(Reason::NoBuildsLeft)
-                } else {
-                    check_build(map, occupied, owners, *power, unit, at).map(|u| {
-                        occupied |= 1u128 << map.prov_of(u.loc);
-                        built.push(u);
-                        used[pi] += 1;
-                    })
-                }
-            }
-            Order::Waive => {
-                if delta[pi] <= used[pi] {
-                    Err(Reason::NoBuildsLeft)
-                } else {
-                    used[pi] += 1;
-                    Ok(())
-                }
-            }
-            Order::Unit {
-                unit,
-                at,
-                kind: OrderKind::Disband,
-            } => {
-                let p = map.prov_of(at);
-                match units.iter().find(|u| map.prov_of(u.loc) == p) {
-                    None => Err(Reason::NoUnit(p)),
-                    Some(u) if u.power != *power => Err(Reason::NotOwnUnit(p, u.power)),
-                    Some(u) if unit.is_some_and(|k| k != u.kind) => {
-                        Err(Reason::WrongUnitType(p, u.kind))
-                    }
-                    Some(_) if removed_mask & (1u128 << p) != 0 => Err(Reason::AlreadyRemoved),
-                    Some(_) if -delta[pi] <= used[pi] => Err(Reason::NoRemovalsLeft),
-                    Some(u) => {
-                        removed_mask |= 1u128 << p;
-                        removed.push(*u);
-                        used[pi] += 1;
-                        Ok(())
-                    }
-                }
-            }
-            Order::Unit { .. } => Err(Reason::WrongPhase(PhaseKind::Adjustment)),
-        };
-        match r {
-            Ok(()) => out[i].success = true,
-            Err(e) => out[i].reason = Some(e),
-        }
-    }
-    // Civil disorder for removals not ordered.
-    let mut civil = Vec::new();
-    for pw in Power::ALL {
-        let pi = pw.index();
-        let missing = -delta[pi] - used[pi];
-        if delta[pi] >= 0 || missing <= 0 {
-            continue;
-        }
-        civil.extend(civil_disorder_removals(
-            map,
-            units,
-            owners,
-            pw,
-            removed_mask,
-            missing as usize,
-        ));
-    }
+    let mut ledger = AdjustmentLedger::new(map, units, owners);
+    let out: Vec<OrderOutcome> = orders
+        .iter()
+        .map(|(power, o)| match ledger.apply(*power, o) {
+            Ok(()) => OrderOutcome {
+                success: true,
+                reason: None,
+            },
+            Err(e) => OrderOutcome {
+                success: false,
+                reason: Some(e),
+            },
+        })
+        .collect();
+    let civil = ledger.civil_disorder();
+    let mut removed_mask = ledger.removed_mask;
     for u in &civil {
         removed_mask |= 1u128 << map.prov_of(u.loc);
     }
@@ -180,13 +112,122 @@ pub fn adjudicate_adjustments(
         .copied()
         .filter(|u| removed_mask & (1u128 << map.prov_of(u.loc)) == 0)
         .collect();
-    final_units.extend(built.iter().copied());
+    final_units.extend(ledger.built.iter().copied());
     AdjustResult {
         orders: out,
         final_units,
-        built,
-        removed,
+        built: ledger.built,
+        removed: ledger.removed,
         civil_disorder: civil,
+    }
+}
+
+/// The adjustment orders taken so far, in order: each power's allowance
+/// and how much of it is used, the builds and the removals.
+struct AdjustmentLedger<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    owners: &'a [Option<Power>],
+    /// Per power: builds owed (positive) or removals owed (negative).
+    delta: [i32; 7],
+    /// Per power: builds, waives or removals taken.
+    used: [i32; 7],
+    occupied: Bits,
+    built: Vec<Unit>,
+    removed_mask: Bits,
+    removed: Vec<Unit>,
+}
+
+impl<'a> AdjustmentLedger<'a> {
+    fn new(map: &'a Map, units: &'a [Unit], owners: &'a [Option<Power>]) -> Self {
+        let mut delta = [0i32; 7];
+        for pw in Power::ALL {
+            delta[pw.index()] = adjustment_count(map, units, owners, pw);
+        }
+        AdjustmentLedger {
+            map,
+            units,
+            owners,
+            delta,
+            used: [0i32; 7],
+            occupied: units.iter().fold(0, |b, u| b | 1u128 << map.prov_of(u.loc)),
+            built: Vec::new(),
+            removed_mask: 0,
+            removed: Vec::new(),
+        }
+    }
+
+    /// Takes one order of `power`, or says why it fails.
+    fn apply(&mut self, power: Power, o: &Order) -> Result<(), Reason> {
+        let pi = power.index();
+        match *o {
+            Order::Build { unit, at } => {
+                if self.delta[pi] <= self.used[pi] {
+                    Err(Reason::NoBuildsLeft)
+                } else {
+                    let u = check_build(self.map, self.occupied, self.owners, power, unit, at)?;
+                    self.occupied |= 1u128 << self.map.prov_of(u.loc);
+                    self.built.push(u);
+                    self.used[pi] += 1;
+                    Ok(())
+                }
+            }
+            Order::Waive => {
+                if self.delta[pi] <= self.used[pi] {
+                    Err(Reason::NoBuildsLeft)
+                } else {
+                    self.used[pi] += 1;
+                    Ok(())
+                }
+            }
+            Order::Unit {
+                unit,
+                at,
+                kind: OrderKind::Disband,
+            } => self.remove(power, unit, at),
+            Order::Unit { .. } => Err(Reason::WrongPhase(PhaseKind::Adjustment)),
+        }
+    }
+
+    /// A removal: the unit there must be `power`'s, of the kind named, not
+    /// removed already, and within the removals owed.
+    fn remove(&mut self, power: Power, unit: Option<UnitKind>, at: LocId) -> Result<(), Reason> {
+        let pi = power.index();
+        let p = self.map.prov_of(at);
+        match self.units.iter().find(|u| self.map.prov_of(u.loc) == p) {
+            None => Err(Reason::NoUnit(p)),
+            Some(u) if u.power != power => Err(Reason::NotOwnUnit(p, u.power)),
+            Some(u) if unit.is_some_and(|k| k != u.kind) => Err(Reason::WrongUnitType(p, u.kind)),
+            Some(_) if self.removed_mask & (1u128 << p) != 0 => Err(Reason::AlreadyRemoved),
+            Some(_) if -self.delta[pi] <= self.used[pi] => Err(Reason::NoRemovalsLeft),
+            Some(u) => {
+                self.removed_mask |= 1u128 << p;
+                self.removed.push(*u);
+                self.used[pi] += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// Civil disorder for removals owed but not ordered.
+    fn civil_disorder(&self) -> Vec<Unit> {
+        let mut civil = Vec::new();
+        for pw in Power::ALL {
+            let pi = pw.index();
+            let missing = -self.delta[pi] - self.used[pi];
+            if self.delta[pi] >= 0 || missing <= 0 {
+                continue;
+            }
+            civil.extend(civil_disorder_removals(
+                self.map,
+                self.units,
+                self.owners,
+                pw,
+                self.removed_mask,
+                missing as usize,
+            ));
+        }
+        civil
     }
 }
 

@@ -279,6 +279,12 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
             },
         );
     }
+    unit_order(&mut c)
+}
+
+/// An order of a unit on the board: the unit, then hold, move, support,
+/// convoy, retreat or disband (or a build written after the place).
+fn unit_order(c: &mut Cursor<'_>) -> Result<Order, ParseError> {
     let unit = c.unit_kind();
     let at = c.location("the unit's province")?;
     let kind = if c.peek().is_none() || c.eat(HOLD_WORDS) {
@@ -306,24 +312,7 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
         };
         OrderKind::Support { unit: su, from, to }
     } else if c.eat(CONVOY_WORDS) {
-        if let Some(UnitKind::Fleet) = c.unit_kind() {
-            return Err(perr(
-                "Only armies can be convoyed.",
-                "Write e.g. `F Nth C A Lon - Nwy`.",
-            ));
-        }
-        let from = c.location("the convoyed army's province")?;
-        if !c.eat(MOVE_WORDS) {
-            return Err(perr(
-                format!(
-                    "After the army's province came `{}`.",
-                    c.peek().unwrap_or("nothing")
-                ),
-                "Expected `-` and the destination, e.g. `F Nth C A Lon - Nwy`.",
-            ));
-        }
-        let to = c.location("the convoy's destination")?;
-        OrderKind::Convoy { from, to }
+        convoy_kind(c)?
     } else if c.eat(RETREAT_WORDS) {
         c.eat(&["to", "-"]);
         let to = c.location("the retreat destination")?;
@@ -333,7 +322,7 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
     } else if c.eat(BUILD_WORDS) {
         let u =
             unit.ok_or_else(|| perr("A build needs a unit type.", "Write e.g. `Build A Par`."))?;
-        return finish(&c, Order::Build { unit: u, at });
+        return finish(c, Order::Build { unit: u, at });
     } else {
         let w = quoted(c.peek().unwrap_or(""));
         return Err(perr(
@@ -341,7 +330,29 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
             "Expected `H` (hold), `-` (move), `S` (support), `C` (convoy), `R` (retreat) or `D` (disband).",
         ));
     };
-    finish(&c, Order::Unit { unit, at, kind })
+    finish(c, Order::Unit { unit, at, kind })
+}
+
+/// The rest of a convoy order after `C`: the army and its destination.
+fn convoy_kind(c: &mut Cursor<'_>) -> Result<OrderKind, ParseError> {
+    if let Some(UnitKind::Fleet) = c.unit_kind() {
+        return Err(perr(
+            "Only armies can be convoyed.",
+            "Write e.g. `F Nth C A Lon - Nwy`.",
+        ));
+    }
+    let from = c.location("the convoyed army's province")?;
+    if !c.eat(MOVE_WORDS) {
+        return Err(perr(
+            format!(
+                "After the army's province came `{}`.",
+                c.peek().unwrap_or("nothing")
+            ),
+            "Expected `-` and the destination, e.g. `F Nth C A Lon - Nwy`.",
+        ));
+    }
+    let to = c.location("the convoy's destination")?;
+    Ok(OrderKind::Convoy { from, to })
 }
 
 fn finish(c: &Cursor<'_>, o: Order) -> Result<Order, ParseError> {
