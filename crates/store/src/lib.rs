@@ -323,6 +323,22 @@ impl Store {
         Ok(Store::on_sqlite(conn, path))
     }
 
+    /// Makes every SQLite commit wait for its flush to disk (`synchronous =
+    /// FULL`, as PostgreSQL's default `synchronous_commit = on` does), for
+    /// comparing the two back ends at the same durability; the store opens
+    /// with `NORMAL` (see [`Store::open`]). PostgreSQL: unsupported.
+    pub fn sqlite_flush_every_commit(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                Store::lock_sqlite(c).pragma_update(None, "synchronous", "FULL")?;
+                Ok(())
+            }
+            Backend::Postgres(_) => Err(StoreError::Unsupported(
+                "synchronous is a SQLite setting; PostgreSQL's is synchronous_commit".into(),
+            )),
+        }
+    }
+
     fn on_sqlite(conn: Connection, path: &Path) -> Store {
         Store {
             backend: Backend::Sqlite(Mutex::new(conn)),
