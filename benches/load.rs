@@ -19,6 +19,11 @@
 //! `cargo test --bench load -- --bench` and
 //! `LOAD_PROCESSES=2 cargo test --bench load -- --bench`, each again with
 //! `LOAD_PG_URL=...`.
+//!
+//! `LOAD_SQLITE_SYNC=full` runs SQLite with `synchronous = FULL` (every
+//! commit flushed to disk, as PostgreSQL's default `synchronous_commit =
+//! on`) instead of the store's `NORMAL` (flushed at checkpoints only), to
+//! compare the two back ends at the same durability.
 
 use host::{Host, HostSettings, NewGame, Registry, SystemClock};
 use std::sync::Arc;
@@ -56,6 +61,18 @@ const READY: &str = "load-child: ready";
 
 /// The line a child prints with its counts: accepted, resolved, seconds.
 const COUNTS: &str = "load-child: counts";
+
+/// Applies `LOAD_SQLITE_SYNC=full` to a SQLite store (see the header).
+fn with_durability(store: Store) -> Store {
+    let full = std::env::var("LOAD_SQLITE_SYNC").is_ok_and(|v| v.eq_ignore_ascii_case("full"));
+    if full && !store.is_postgres() {
+        store
+            .sqlite_flush_every_commit()
+            .expect("synchronous = FULL");
+        println!("load: SQLite with synchronous = FULL");
+    }
+    store
+}
 
 /// Creates and starts a two-person game of `kind` in channel `channel`.
 fn new_game(host: &Host, channel: &str, kind: &str, seed: u64) -> i64 {
@@ -116,7 +133,15 @@ fn main() {
             Store::open(std::path::Path::new(&target)).expect("open")
         };
         let prefix = format!("p{}-", std::process::id());
-        play(store, &prefix, None, games, threads, secs, true);
+        play(
+            with_durability(store),
+            &prefix,
+            None,
+            games,
+            threads,
+            secs,
+            true,
+        );
         return;
     }
     let processes = env_or("LOAD_PROCESSES", 1).max(1) as usize;
@@ -145,7 +170,15 @@ fn main() {
             Some((url, _)) => Store::open_postgres(url).expect("open PostgreSQL"),
             None => Store::open(&db).expect("open"),
         };
-        play(store, "", Some(&db), games, threads, secs, false);
+        play(
+            with_durability(store),
+            "",
+            Some(&db),
+            games,
+            threads,
+            secs,
+            false,
+        );
     }
     if let (Some((_, name)), Ok(base)) = (pg, std::env::var("LOAD_PG_URL"))
         && let Ok(mut admin) = store::connect_postgres(&base)

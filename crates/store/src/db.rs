@@ -276,6 +276,10 @@ pub struct PgTx<'a> {
     /// (see `StoreError::is_connection_lost`): nothing was committed, and
     /// the work is worth running again on a new connection.
     pub disconnected: bool,
+    /// Rows this transaction already read, by table and game (see
+    /// [`Conn::remembered`]); a statement that writes a table drops its
+    /// entries.
+    pub per_game: HashMap<(&'static str, i64), Vec<Row>>,
 }
 
 /// The SQLSTATE of an error that aborts a transaction only because another
@@ -291,6 +295,24 @@ pub fn retryable_sqlstate(e: &postgres::Error) -> Option<String> {
 }
 
 impl PgTx<'_> {
+    /// Drops the remembered rows a statement may change: every table its
+    /// text names unless it is a plain `SELECT`, and everything when it
+    /// deletes from `games` (which cascades to each game's rows).
+    fn forget_written(&mut self, sql: &str) {
+        if self.per_game.is_empty() {
+            return;
+        }
+        let head = sql.trim_start().get(..6).unwrap_or("");
+        if head.eq_ignore_ascii_case("SELECT") {
+            return;
+        }
+        if head.eq_ignore_ascii_case("DELETE") && sql.contains("games") {
+            self.per_game.clear();
+            return;
+        }
+        self.per_game.retain(|(table, _), _| !sql.contains(table));
+    }
+
     fn statement(&mut self, sql: &str) -> Result<postgres::Statement, StoreError> {
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
@@ -319,6 +341,25 @@ impl Conn<'_> {
         matches!(self, Conn::Pg(_))
     }
 
+    /// The rows of `table` for a game this PostgreSQL transaction read
+    /// already and has not written since (always `None` on SQLite, where a
+    /// query is no round trip).
+    pub fn remembered(&self, table: &'static str, game_id: i64) -> Option<Vec<Row>> {
+        match self {
+            Conn::Lite(_) => None,
+            Conn::Pg(cell) => cell.borrow().per_game.get(&(table, game_id)).cloned(),
+        }
+    }
+
+    /// Keeps rows of `table` for a game (PostgreSQL only), for
+    /// [`Conn::remembered`]: the caller knows they cannot change under this
+    /// transaction except by its own writes.
+    pub fn remember(&self, table: &'static str, game_id: i64, rows: Vec<Row>) {
+        if let Conn::Pg(cell) = self {
+            cell.borrow_mut().per_game.insert((table, game_id), rows);
+        }
+    }
+
     /// Runs a statement; returns how many rows it changed.
     pub fn exec(&self, sql: &str, args: &[Value]) -> Result<usize, StoreError> {
         match self {
@@ -327,6 +368,7 @@ impl Conn<'_> {
                 .execute(rusqlite::params_from_iter(args.iter()))?),
             Conn::Pg(cell) => self.noting_lost(|| {
                 let mut pg = cell.borrow_mut();
+                pg.forget_written(sql);
                 let stmt = pg.statement(sql)?;
                 Ok(pg.tx.execute(&stmt, &pg_args(args))? as usize)
             }),
@@ -368,6 +410,7 @@ impl Conn<'_> {
             Conn::Pg(cell) => self.noting_lost(|| {
                 use postgres::fallible_iterator::FallibleIterator;
                 let mut pg = cell.borrow_mut();
+                pg.forget_written(sql);
                 let stmt = pg.statement(sql)?;
                 let mut rows = pg.tx.query_raw(&stmt, args.iter())?;
                 while let Some(r) = rows.next()? {

@@ -22,6 +22,7 @@ mod messages;
 mod pauses;
 mod pg_tls;
 mod postgres_store;
+mod prefetch;
 mod press;
 mod ratings;
 mod redact;
@@ -320,6 +321,22 @@ impl Store {
         let migrations = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
         migrations.to_latest(&mut conn)?;
         Ok(Store::on_sqlite(conn, path))
+    }
+
+    /// Makes every SQLite commit wait for its flush to disk (`synchronous =
+    /// FULL`, as PostgreSQL's default `synchronous_commit = on` does), for
+    /// comparing the two back ends at the same durability; the store opens
+    /// with `NORMAL` (see [`Store::open`]). PostgreSQL: unsupported.
+    pub fn sqlite_flush_every_commit(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite(c) => {
+                Store::lock_sqlite(c).pragma_update(None, "synchronous", "FULL")?;
+                Ok(())
+            }
+            Backend::Postgres(_) => Err(StoreError::Unsupported(
+                "synchronous is a SQLite setting; PostgreSQL's is synchronous_commit".into(),
+            )),
+        }
     }
 
     fn on_sqlite(conn: Connection, path: &Path) -> Store {
@@ -796,10 +813,16 @@ pub struct Tx<'a> {
     seats_seen: RefCell<HashMap<i64, Vec<SeatRow>>>,
     /// Games whose row this transaction has locked (PostgreSQL writes).
     locked: RefCell<HashSet<i64>>,
+    /// Games whose per-game rows this transaction has prefetched (see
+    /// [`prefetch`]).
+    prefetched: RefCell<HashSet<i64>>,
 }
 
 const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
      state, turn, outcome, turn_seconds, timeout_policy, created_at, updated_at";
+
+/// The number of columns of [`GAME_COLUMNS`].
+const GAME_COLUMN_COUNT: usize = 15;
 
 /// The ids of the games whose lobby message was posted in channel `?1`:
 /// the games created there, wherever they are played now.
@@ -867,6 +890,7 @@ impl<'a> Tx<'a> {
             write,
             seats_seen: RefCell::new(HashMap::new()),
             locked: RefCell::new(HashSet::new()),
+            prefetched: RefCell::new(HashSet::new()),
         }
     }
 
@@ -920,13 +944,51 @@ impl<'a> Tx<'a> {
     /// stays locked until the transaction ends, so concurrent changes to one
     /// game (from this or another process) happen one after the other.
     pub fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE id = ?1{}",
-            self.game_lock()
-        );
-        let games = games_of(self.conn.rows(&sql, args![id])?)?;
+        if let Some(rows) = self.conn.remembered("games", id) {
+            return Ok(games_of(rows)?.into_iter().next());
+        }
+        let rows = match self.game_with_view_rows(id)? {
+            Some(rows) => rows,
+            None => {
+                let sql = format!(
+                    "SELECT {GAME_COLUMNS} FROM games WHERE id = ?1{}",
+                    self.game_lock()
+                );
+                self.conn.rows(&sql, args![id])?
+            }
+        };
+        let games = games_of(rows.clone())?;
         self.note_locked(&games);
+        self.remember_game(id, rows);
         Ok(games.into_iter().next())
+    }
+
+    /// Keeps a game's row as read (or as an update returned it) while it
+    /// cannot change under this transaction (see [`Tx::seats_are_stable`]);
+    /// a write naming `games` forgets it.
+    fn remember_game(&self, id: i64, mut rows: Vec<Row>) {
+        if self.conn.is_pg() && self.seats_are_stable(id) {
+            for r in &mut rows {
+                r.0.truncate(GAME_COLUMN_COUNT);
+            }
+            self.conn.remember("games", id, rows);
+        }
+    }
+
+    /// Runs an `UPDATE games ... WHERE id = ?1` and returns how many rows it
+    /// changed; on PostgreSQL, for a game this transaction holds locked, the
+    /// updated row comes back with it (`RETURNING`) and is remembered, so
+    /// reading the game again is no round trip.
+    fn update_game(&self, id: i64, sql: &str, args: &[db::Value]) -> Result<usize, StoreError> {
+        if !(self.conn.is_pg() && self.seats_are_stable(id)) {
+            return self.conn.exec(sql, args);
+        }
+        let rows = self
+            .conn
+            .rows(&format!("{sql} RETURNING {GAME_COLUMNS}"), args)?;
+        let n = rows.len();
+        self.remember_game(id, rows);
+        Ok(n)
     }
 
     /// The game in the lobby or running in a channel, if any (locked like
@@ -1037,7 +1099,8 @@ impl<'a> Tx<'a> {
         state: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        let n = self.conn.exec(
+        let n = self.update_game(
+            id,
             "UPDATE games SET state = ?2, turn = turn + 1, updated_at = ?3 \
              WHERE id = ?1 AND turn = ?4 AND status = 'running'",
             args![id, state, now, expected_turn],
@@ -1047,7 +1110,8 @@ impl<'a> Tx<'a> {
 
     /// Replaces the state without advancing the turn (e.g. after a forfeit).
     pub fn set_state(&self, id: i64, state: &str, now: i64) -> Result<(), StoreError> {
-        let n = self.conn.exec(
+        let n = self.update_game(
+            id,
             "UPDATE games SET state = ?2, updated_at = ?3 WHERE id = ?1",
             args![id, state, now],
         )?;
@@ -1081,11 +1145,7 @@ impl<'a> Tx<'a> {
             return Ok(seats.clone());
         }
         let seats = self
-            .conn
-            .rows(
-                "SELECT seat, user_id, ai_level, display_name FROM seats WHERE game_id = ?1 ORDER BY seat",
-                args![game_id],
-            )?
+            .per_game(&prefetch::SEATS, game_id)?
             .iter()
             .map(|r| SeatRow::from_parts(game_id, r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             .collect::<Result<Vec<_>, _>>()?;
@@ -1145,12 +1205,7 @@ impl<'a> Tx<'a> {
 
     /// The pending hidden actions of a game's current turn.
     pub fn pending(&self, game_id: i64) -> Result<Vec<PendingRow>, StoreError> {
-        self.conn
-            .rows(
-                "SELECT seat, turn, action, final, submitted_at FROM pending_actions \
-             WHERE game_id = ?1 ORDER BY seat",
-                args![game_id],
-            )?
+        self.per_game(&prefetch::PENDING, game_id)?
             .iter()
             .map(|r| {
                 Ok(PendingRow {
@@ -1294,13 +1349,8 @@ impl<'a> Tx<'a> {
 
     /// A game's current deadline.
     pub fn deadline(&self, game_id: i64) -> Result<Option<DeadlineRow>, StoreError> {
-        self.conn
-            .row(
-                "SELECT game_id, turn, due_at, remind_at, extensions_used, idle_deadlines FROM deadlines \
-                 WHERE game_id = ?1",
-                args![game_id],
-            )?
-            .as_ref()
+        self.per_game(&prefetch::DEADLINE, game_id)?
+            .first()
             .map(DeadlineRow::from_row)
             .transpose()
     }

@@ -92,12 +92,8 @@ impl Tx<'_> {
 
     /// A game's pause, if it is paused.
     pub fn pause(&self, game_id: i64) -> Result<Option<PauseRow>, StoreError> {
-        self.conn
-            .row(
-                "SELECT since, due_left_ms, remind_left_ms, extensions_used, idle_deadlines \
-                 FROM pauses WHERE game_id = ?1",
-                args![game_id],
-            )?
+        self.per_game(&super::prefetch::PAUSE, game_id)?
+            .first()
             .map(|r| {
                 Ok(PauseRow {
                     since: r.get(0)?,
@@ -139,11 +135,7 @@ impl Tx<'_> {
 
     /// The users who voted for a pause, by id.
     pub fn pause_votes(&self, game_id: i64) -> Result<Vec<String>, StoreError> {
-        self.conn
-            .rows(
-                "SELECT user_id FROM pause_votes WHERE game_id = ?1 ORDER BY user_id",
-                args![game_id],
-            )?
+        self.per_game(&super::prefetch::PAUSE_VOTES, game_id)?
             .iter()
             .map(|r| r.get(0))
             .collect()
@@ -178,11 +170,7 @@ impl Tx<'_> {
 
     /// A game's absences, oldest first.
     pub fn absences(&self, game_id: i64) -> Result<Vec<AbsenceRow>, StoreError> {
-        self.conn
-            .rows(
-                "SELECT id, user_id, starts_at, ends_at FROM absences WHERE game_id = ?1 ORDER BY starts_at, id",
-                args![game_id],
-            )?
+        self.per_game(&super::prefetch::ABSENCES, game_id)?
             .iter()
             .map(|r: &Row| {
                 Ok(AbsenceRow {

@@ -376,6 +376,7 @@ impl PgConn {
             cache,
             lost_to: None,
             disconnected: false,
+            per_game: HashMap::new(),
         })
     }
 
