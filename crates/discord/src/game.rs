@@ -58,16 +58,21 @@ pub async fn game(_ctx: Context<'_>) -> Result<(), BotError> {
 }
 
 /// Autocompletes a kind of game from the registry's names.
-pub(super) async fn kinds<'a>(ctx: Context<'a>, partial: &'a str) -> Vec<String> {
+pub(super) async fn kinds<'a>(
+    ctx: Context<'a>,
+    partial: &'a str,
+) -> serenity::CreateAutocompleteResponse {
     let p = partial.to_ascii_lowercase();
-    ctx.data()
+    let choices = ctx
+        .data()
         .host
         .registry()
         .names()
         .into_iter()
         .filter(|n| n.starts_with(&p))
-        .map(str::to_string)
-        .collect()
+        .map(|n| serenity::AutocompleteChoice::new(n, n))
+        .collect();
+    serenity::CreateAutocompleteResponse::new().set_choices(choices)
 }
 
 /// Parses a duration like `90s`, `10m`, `2h`, `1d` or plain seconds.

@@ -219,9 +219,7 @@ impl Bot {
                 // Poise's default lets replies ping any user; ours ping
                 // nobody unless a reply says whom (see `messages.rs`).
                 allowed_mentions: Some(messages::no_pings()),
-                event_handler: |ctx, event, framework, data| {
-                    Box::pin(on_event(ctx, event, framework, data))
-                },
+                event_handler: |framework, event| Box::pin(on_event(framework, event)),
                 ..Default::default()
             })
             .initialize_owners(false)
@@ -632,11 +630,10 @@ async fn sync_commands(
 }
 
 async fn on_event(
-    ctx: &serenity::Context,
+    framework: poise::FrameworkContext<'_, Data, BotError>,
     event: &serenity::FullEvent,
-    _framework: poise::FrameworkContext<'_, Data, BotError>,
-    data: &Data,
 ) -> Result<(), BotError> {
+    let (ctx, data) = (framework.serenity_context, framework.user_data);
     match event {
         serenity::FullEvent::InteractionCreate {
             interaction: serenity::Interaction::Component(c),
