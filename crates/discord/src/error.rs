@@ -2,7 +2,8 @@
 //! anything else is logged (with the command or button and the game) and the
 //! user gets an apology.
 
-use super::{Data, messages};
+use crate::Data;
+use crate::ui::messages;
 use host::HostError;
 use poise::serenity_prelude as serenity;
 

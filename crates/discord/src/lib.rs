@@ -2,44 +2,30 @@
 //! menus, DM routing, outbox delivery and the deadline/AI loop.
 //!
 //! Thin over the [`Host`]: every command turns into one host call, and
-//! everything players see in channels and DMs comes from the host's outbox
-//! (`outbox.rs`), so an announcement survives a restart and is posted once.
+//! everything players see in channels and DMs comes from the host's outbox,
+//! so an announcement survives a restart and is posted once.
 //!
-//! - `game.rs`: `/game new|join|leave|ai|start|abort|forfeit|status|list|history`
-//! - `moves.rs`: `/move` (typed moves anywhere) and `/orders` (your pending action)
-//! - `dm.rs`: moves written in a direct message
-//! - `press.rs`: `/press`, `/game press` and `/game watch` (press and spectators)
-//! - `components.rs`: buttons and select menus (custom ids carry game and turn)
-//! - `outbox.rs`: delivery of announcements, with the closed-DM fallback
-//! - `scheduler.rs`: deadlines, reminders and AI seats
-//! - `messages.rs`: message splitting and Discord's limits
+//! Laid out by what a part does; each uses only the parts listed after it
+//! (`tests/module_cycles.rs` keeps the modules free of cycles):
+//! - `commands/`: one file per slash command or `/game` family; command
+//!   files never import each other (what they share is `commands/shared.rs`)
+//! - `events/`: button and menu clicks, moves written in a DM
+//! - `desk/`: the Diplomacy order desk in a player's DMs
+//! - `delivery/`: the outbox's delivery, living messages, rate limits, the
+//!   deadline and AI loops
+//! - `ui/`: message building, component encoding, shared text
 //! - `error.rs`: user mistakes shown kindly, faults logged with an apology
 
-mod ai_threads;
-mod channel_turns;
-mod components;
+mod commands;
 mod delivery;
-mod dm;
-mod dm_channels;
+mod desk;
 mod error;
-mod game;
-mod global_rate;
-mod leaderboard;
-mod living;
-mod messages;
-mod moves;
-mod options;
-mod order_desk;
-mod outbox;
-mod pause;
-mod phase_maps;
-mod press;
-mod replay;
-mod scheduler;
+mod events;
 pub mod shards;
+mod ui;
 
+pub use delivery::scheduler::ai_workers;
 pub use error::BotError;
-pub use scheduler::ai_workers;
 pub use shards::ShardRange;
 
 use host::TimeoutPolicy;
@@ -139,15 +125,15 @@ pub struct Data {
     /// Per-user limit on DMs, so a flood gets one warning, not a reply each.
     pub dm_limiter: Arc<std::sync::Mutex<host::limits::RateLimiter>>,
     /// Each user's DM channel, opened once.
-    dm_channels: dm_channels::DmChannels,
+    dm_channels: delivery::dm_channels::DmChannels,
     /// Sends to one channel take turns (see `channel_turns`).
-    channel_turns: channel_turns::ChannelTurns,
+    channel_turns: delivery::channel_turns::ChannelTurns,
     /// Each recent Diplomacy phase's map, drawn once for every prompt.
-    phase_maps: phase_maps::PhaseMaps,
+    phase_maps: delivery::phase_maps::PhaseMaps,
     /// The threads AI seats think on, below the rest of the bot.
-    ai_threads: Arc<ai_threads::AiThreads>,
+    ai_threads: Arc<delivery::ai_threads::AiThreads>,
     /// The bot's pace under Discord's global rate limit.
-    global_rate: Arc<global_rate::GlobalRate>,
+    global_rate: Arc<delivery::global_rate::GlobalRate>,
 }
 
 impl Data {
@@ -163,16 +149,6 @@ impl Data {
             .map_err(|e| BotError::Internal(format!("host task failed: {e}")))??;
         Ok(out)
     }
-}
-
-/// The slash commands.
-fn commands() -> Vec<poise::Command<Data, BotError>> {
-    vec![
-        game::game(),
-        moves::move_(),
-        moves::orders(),
-        press::press(),
-    ]
 }
 
 /// A running bot.
@@ -208,18 +184,20 @@ impl Bot {
             dm_channels: Default::default(),
             channel_turns: Default::default(),
             phase_maps: Default::default(),
-            ai_threads: Arc::new(ai_threads::AiThreads::start(scheduler::ai_workers())),
+            ai_threads: Arc::new(delivery::ai_threads::AiThreads::start(
+                delivery::scheduler::ai_workers(),
+            )),
             global_rate: Default::default(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
             .options(poise::FrameworkOptions {
-                commands: commands(),
+                commands: commands::all(),
                 on_error: |e| Box::pin(error::on_error(e)),
                 // Poise's default lets replies ping any user; ours ping
                 // nobody unless a reply says whom (see `messages.rs`).
-                allowed_mentions: Some(messages::no_pings()),
-                event_handler: |framework, event| Box::pin(on_event(framework, event)),
+                allowed_mentions: Some(ui::messages::no_pings()),
+                event_handler: |framework, event| Box::pin(events::on_event(framework, event)),
                 ..Default::default()
             })
             .initialize_owners(false)
@@ -234,8 +212,8 @@ impl Bot {
                     }
                     let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());
                     l.push(tokio::spawn(delivery::run(ctx.http.clone(), data.clone())));
-                    l.push(tokio::spawn(scheduler::run(data.clone())));
-                    l.push(tokio::spawn(scheduler::run_ai(data.clone())));
+                    l.push(tokio::spawn(delivery::scheduler::run(data.clone())));
+                    l.push(tokio::spawn(delivery::scheduler::run_ai(data.clone())));
                     data.wake.all();
                     Ok(data)
                 })
@@ -612,7 +590,7 @@ async fn sync_commands(
     };
     let wanted_json = serde_json::to_value(&wanted).unwrap_or_default();
     let existing_json = serde_json::to_value(&existing).unwrap_or_default();
-    if messages::same_commands(&wanted_json, &existing_json) {
+    if ui::messages::same_commands(&wanted_json, &existing_json) {
         tracing::info!(?guild, "slash commands unchanged");
         return Ok(());
     }
@@ -627,20 +605,6 @@ async fn sync_commands(
     }
     tracing::info!(count, ?guild, "slash commands registered");
     Ok(())
-}
-
-async fn on_event(
-    framework: poise::FrameworkContext<'_, Data, BotError>,
-    event: &serenity::FullEvent,
-) -> Result<(), BotError> {
-    let (ctx, data) = (framework.serenity_context, framework.user_data);
-    match event {
-        serenity::FullEvent::InteractionCreate {
-            interaction: serenity::Interaction::Component(c),
-        } => components::handle(ctx, data, c).await,
-        serenity::FullEvent::Message { new_message } => dm::handle(ctx, data, new_message).await,
-        _ => Ok(()),
-    }
 }
 
 /// Runs the bot on `host` until SIGINT or SIGTERM (then stops cleanly and

@@ -34,8 +34,12 @@
 //! message pings the people it waits for; an edit keeps mentioning those
 //! its text names and pings nobody else.
 
-use super::outbox::{Route, error_code, with_nonce};
-use super::{Data, components, game, messages};
+use crate::Data;
+use crate::delivery::send::Route;
+use crate::delivery::send::error_code;
+use crate::delivery::send::with_nonce;
+use crate::ui::components;
+use crate::ui::messages;
 use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
 use poise::serenity_prelude as serenity;
 use serenity::{
@@ -503,7 +507,8 @@ async fn open_turn(
         (String::new(), Vec::new(), Vec::new())
     };
     let prompted = !rows.is_empty();
-    let (msgs, last_text) = super::outbox::turn_messages(data, a, &prompt, rows, mentions).await;
+    let (msgs, last_text) =
+        crate::delivery::boards::turn_messages(data, a, &prompt, rows, mentions).await;
     let last = send(http, data, home, msgs, Route::Main(row)).await?;
     if let Some(id) = last {
         let posted = PostedMessage {
@@ -584,7 +589,7 @@ async fn turn_prompt(data: &Data, a: &Announcement) -> (String, Vec<CreateAction
         .collect();
     let who = people
         .iter()
-        .map(|u| game::mention(u))
+        .map(|u| crate::ui::text::mention(u))
         .collect::<Vec<_>>()
         .join(", ");
     if let [one] = people.as_slice() {

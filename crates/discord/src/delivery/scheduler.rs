@@ -5,7 +5,7 @@
 //!   AI threads (below the rest of the bot, see `ai_threads`), so one game's AI never waits for another's, and a
 //!   deadline never waits for any AI.
 
-use super::Data;
+use crate::Data;
 use games::seam::Seat;
 use host::{AiTask, GameId};
 use std::collections::{HashMap, HashSet};
@@ -106,7 +106,7 @@ pub async fn run(data: Data) {
 }
 
 /// Fires due deadlines; returns how many fired.
-async fn step(data: &Data) -> Result<usize, super::BotError> {
+async fn step(data: &Data) -> Result<usize, crate::BotError> {
     let fired = data.host(|h| h.fire_due_deadlines()).await?;
     for e in &fired {
         tracing::info!(event = ?e, "deadline");

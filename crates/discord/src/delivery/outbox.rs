@@ -22,15 +22,24 @@
 //! Diplomacy map's legend names the players (from the host's seats), and a
 //! finished Diplomacy game's replay GIF follows its final message.
 
-use super::{Data, components, game, messages};
-use host::{Announcement, AnnouncementKind, OutboxItem, TurnActions};
+use crate::Data;
+use crate::delivery::boards::board_images;
+use crate::delivery::boards::wants_image;
+use crate::delivery::send::Route;
+use crate::delivery::send::error_code;
+use crate::delivery::send::message_parts;
+use crate::delivery::send::snowflake;
+use crate::delivery::send::transient;
+use crate::delivery::send::with_nonce;
+use crate::ui::components;
+use crate::ui::messages;
+use host::{Announcement, AnnouncementKind, OutboxItem};
 use host::{GameStatus, Target};
 use poise::serenity_prelude as serenity;
-use render::BoardImage;
-use serenity::{ChannelId, CreateActionRow, CreateAttachment, CreateMessage, Http, Nonce, UserId};
+use serenity::{ChannelId, CreateAttachment, CreateMessage, Http, UserId};
 
 /// What became of one row.
-pub(super) enum Fate {
+pub(crate) enum Fate {
     /// Delivered (or undeliverable for good): mark it sent.
     Done,
     /// Discord or the network failed: try again later.
@@ -39,30 +48,8 @@ pub(super) enum Fate {
     Skip,
 }
 
-fn snowflake(s: &str) -> Option<u64> {
-    s.parse::<u64>().ok().filter(|n| *n != 0)
-}
-
-/// The Discord error code of a failed request, if any.
-pub(super) fn error_code(e: &serenity::Error) -> Option<(u16, isize)> {
-    match e {
-        serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(r)) => {
-            Some((r.status_code.as_u16(), r.error.code))
-        }
-        _ => None,
-    }
-}
-
-/// Whether a failed send should be tried again later.
-fn transient(e: &serenity::Error) -> bool {
-    match error_code(e) {
-        Some((status, _)) => status == 429 || status >= 500,
-        None => true,
-    }
-}
-
 /// Delivers one row wherever it goes (see the module's doc).
-pub(super) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
+pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
     let a = match &item.announcement {
         Ok(a) => a,
         Err(e) => {
@@ -73,11 +60,13 @@ pub(super) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
     let result = match &item.target {
         Target::Channel(c) => match snowflake(c) {
             Some(c) => {
-                match super::living::deliver(http, data, item.id, ChannelId::new(c), a).await {
+                match crate::delivery::living::deliver(http, data, item.id, ChannelId::new(c), a)
+                    .await
+                {
                     Some(result) => result,
                     None => {
                         // The game's home now (its thread once it has one).
-                        let home = super::living::home(data, a)
+                        let home = crate::delivery::living::home(data, a)
                             .await
                             .unwrap_or(ChannelId::new(c));
                         let msgs = channel_messages(data, a).await;
@@ -102,45 +91,6 @@ pub(super) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
             tracing::error!(outbox_id = item.id, game_id = a.game_id, error = %e, "Discord refused an announcement; dropped");
             Fate::Done
         }
-    }
-}
-
-/// Which way an outbox row went out, for its messages' nonces.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Route {
-    /// Where the row is addressed (channel, or the user's DM).
-    Main(i64),
-    /// The channel note for a user whose DMs are closed.
-    Fallback(i64),
-    /// The note that a game cannot have a thread (by game id: once a game).
-    Thread(i64),
-}
-
-/// Discord's limit on a nonce's length.
-const MAX_NONCE: usize = 25;
-
-/// The nonce of one message of an outbox row: unique per row, route and
-/// part, and the same every time the row is delivered again.
-pub(super) fn nonce(route: Route, part: usize) -> Option<String> {
-    let n = match route {
-        Route::Main(id) => format!("ob{id}p{part}"),
-        Route::Fallback(id) => format!("ob{id}f{part}"),
-        Route::Thread(game) => format!("th{game}p{part}"),
-    };
-    // Row ids would need 19 digits to overflow; sending without a nonce
-    // then is better than not sending.
-    if n.len() > MAX_NONCE {
-        tracing::warn!(nonce = %n, "outbox nonce too long; sent without de-duplication");
-        return None;
-    }
-    Some(n)
-}
-
-/// Part `part` of a row with its nonce, so Discord does not post a repeat twice.
-pub(super) fn with_nonce(m: CreateMessage, route: Route, part: usize) -> CreateMessage {
-    match nonce(route, part) {
-        Some(n) => m.nonce(Nonce::String(n)).enforce_nonce(true),
-        None => m,
     }
 }
 
@@ -173,33 +123,9 @@ async fn send_dm(
     route: Route,
 ) -> Result<(), serenity::Error> {
     for (part, m) in msgs.into_iter().enumerate() {
-        super::dm_channels::send_dm(http, data, user, with_nonce(m, route, part)).await?;
+        crate::delivery::dm_channels::send_dm(http, data, user, with_nonce(m, route, part)).await?;
     }
     Ok(())
-}
-
-/// A text split into messages, with components on the last one; each part
-/// may ping those of `mentions` that it names itself (a long board's first
-/// parts name nobody).
-fn messages(text: &str, rows: Vec<CreateActionRow>, mentions: &[UserId]) -> Vec<CreateMessage> {
-    let parts = messages::split(text, messages::MAX_CONTENT);
-    let n = parts.len();
-    let mut rows = Some(rows);
-    parts
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let named = messages::mentioned_users(&p);
-            let allowed = messages::pinging(mentions.iter().copied().filter(|u| named.contains(u)));
-            let mut m = CreateMessage::new().content(p).allowed_mentions(allowed);
-            if i + 1 == n
-                && let Some(r) = rows.take().filter(|r| !r.is_empty())
-            {
-                m = m.components(r);
-            }
-            m
-        })
-        .collect()
 }
 
 /// How an announcement looks in its game's channel.
@@ -217,7 +143,7 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
                 }
                 rows = components::lobby_rows(g);
             }
-            messages(&text, rows, &[])
+            message_parts(&text, rows, &[])
         }
         _ => {
             let images = if wants_image(data, a) {
@@ -226,13 +152,13 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
                 Vec::new()
             };
             let mut msgs = if images.is_empty() {
-                messages(
+                message_parts(
                     &messages::with_board(&a.text, a.board.as_deref()),
                     vec![],
                     &[],
                 )
             } else {
-                let mut msgs = messages(&a.text, vec![], &[]);
+                let mut msgs = message_parts(&a.text, vec![], &[]);
                 // The images go under the last part of the text.
                 if let Some(last) = msgs.pop() {
                     msgs.push(last.add_files(images.into_iter().map(|i| {
@@ -245,130 +171,11 @@ async fn channel_messages(data: &Data, a: &Announcement) -> Vec<CreateMessage> {
             // more part of the row (so a repeat is de-duplicated too).
             if a.kind == AnnouncementKind::Finished
                 && let Some(replay) =
-                    super::replay::final_replay(data, &a.game_kind, a.game_id).await
+                    crate::ui::replay::final_replay(data, &a.game_kind, a.game_id).await
             {
                 msgs.push(replay);
             }
             msgs
-        }
-    }
-}
-
-/// The messages that open a turn: the announcement's text and board (an
-/// image where the kind has one), then `extra` (the turn's prompt) with its
-/// buttons on the last part, mentioning `mentions`. Returns them and the
-/// last part's text (to which a status line is added later).
-pub(super) async fn turn_messages(
-    data: &Data,
-    a: &Announcement,
-    extra: &str,
-    rows: Vec<CreateActionRow>,
-    mentions: Vec<UserId>,
-) -> (Vec<CreateMessage>, String) {
-    let images = if wants_image(data, a) {
-        board_images(data, a).await
-    } else {
-        Vec::new()
-    };
-    let text = if images.is_empty() {
-        messages::with_board(&a.text, a.board.as_deref())
-    } else {
-        a.text.clone()
-    };
-    let text = format!("{text}{extra}");
-    let last_text = messages::split(&text, messages::MAX_CONTENT)
-        .pop()
-        .unwrap_or_default();
-    let mut msgs = messages(&text, rows, &mentions);
-    if !images.is_empty()
-        && let Some(last) = msgs.pop()
-    {
-        msgs.push(
-            last.add_files(
-                images
-                    .into_iter()
-                    .map(|i| CreateAttachment::bytes(i.png, i.filename).description(i.description)),
-            ),
-        );
-    }
-    (msgs, last_text)
-}
-
-/// Whether a channel announcement shows a board that has an image.
-fn wants_image(data: &Data, a: &Announcement) -> bool {
-    matches!(
-        a.kind,
-        AnnouncementKind::Started | AnnouncementKind::Turn | AnnouncementKind::Finished
-    ) && a.board.is_some()
-        && render::has_board_image(
-            data.host
-                .registry()
-                .get(&a.game_kind)
-                .ok()
-                .and_then(|k| k.board_image),
-        )
-}
-
-/// The images of an announcement's board, drawn from the game as it was at
-/// the announced turn: the position, and for a resolved Diplomacy phase
-/// first its orders on the position before. Empty when the board cannot be
-/// drawn (logged), so the caller posts the text board instead.
-async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
-    let host = data.host.clone();
-    let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
-    let started = std::time::Instant::now();
-    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
-        let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
-        // The legend names the players as the host seats them.
-        let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
-        let Some(board) = render::board_png(game.as_ref(), &players) else {
-            return Ok(Vec::new());
-        };
-        let board = board.map_err(|e| e.to_string())?;
-        let mut images = Vec::new();
-        if kind == AnnouncementKind::Turn && turn > 0 {
-            // The orders image is extra: without it the map still goes out.
-            // Drawn from the report's detail; rows older than the detail
-            // fall back to judging the stored actions again.
-            let orders = host.turn_record(game_id, turn).and_then(|(actions, report)| {
-                Ok(match actions {
-                    TurnActions::Moves(m) => {
-                        let before = host.state_at(game_id, turn - 1)?;
-                        render::orders_png_named(before.as_ref(), &report, &m, &players)
-                    }
-                    TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
-                })
-            });
-            match orders {
-                Ok(Some(Ok(img))) => images.push(img),
-                Ok(None) => {}
-                Ok(Some(Err(e))) => {
-                    tracing::warn!(game_id, turn, error = %e, "cannot draw the orders image")
-                }
-                Err(e) => {
-                    tracing::warn!(game_id, turn, error = %e, "cannot read the turn for its orders image")
-                }
-            }
-        }
-        images.push(board);
-        Ok(images)
-    })
-    .await;
-    tracing::debug!(
-        game_id,
-        turn,
-        ms = started.elapsed().as_millis() as u64,
-        "board images drawn"
-    );
-    match drawn {
-        Ok(Ok(images)) => images,
-        Ok(Err(e)) => {
-            tracing::error!(game_id, turn, error = %e, "cannot draw the board; posting it as text");
-            Vec::new()
-        }
-        Err(e) => {
-            tracing::error!(game_id, turn, error = %e, "board drawing task failed; posting it as text");
-            Vec::new()
         }
     }
 }
@@ -400,7 +207,7 @@ async fn to_user(
         return Ok(());
     }
     // The game's home now (its thread once it has one).
-    let channel = match super::living::home(data, a).await {
+    let channel = match crate::delivery::living::home(data, a).await {
         Some(c) => c,
         None => ChannelId::new(snowflake(&a.channel_id).unwrap_or(1)),
     };
@@ -420,16 +227,20 @@ async fn to_user(
     if a.kind == AnnouncementKind::Prompt && channel_moves {
         // The message that opened the turn carries this prompt (see
         // `living.rs`): nothing more to post.
-        if super::living::turn_posted(data, a.game_id, a.turn).await {
+        if crate::delivery::living::turn_posted(data, a.game_id, a.turn).await {
             return Ok(());
         }
         // Moves of this game are public: prompt in the channel.
-        let text = format!("{} {}{more}", game::mention(&user.to_string()), a.text);
+        let text = format!(
+            "{} {}{more}",
+            crate::ui::text::mention(&user.to_string()),
+            a.text
+        );
         return send(
             http,
             data,
             channel,
-            messages(&text, rows, &[user]),
+            message_parts(&text, rows, &[user]),
             Route::Main(outbox_id),
         )
         .await;
@@ -438,9 +249,9 @@ async fn to_user(
     // A Diplomacy phase prompt is the order desk: how to order, the menus'
     // buttons and the private map of the player's own orders.
     if a.kind == AnnouncementKind::Prompt
-        && let Some((text, rows, map)) = super::order_desk::prompt(data, a, &user.to_string()).await
+        && let Some((text, rows, map)) = crate::desk::prompt(data, a, &user.to_string()).await
     {
-        let mut msgs = messages(&format!("{text}\n{link}"), rows, &[]);
+        let mut msgs = message_parts(&format!("{text}\n{link}"), rows, &[]);
         if let Some(map) = map
             && let Some(last) = msgs.pop()
         {
@@ -461,14 +272,14 @@ async fn to_user(
         (AnnouncementKind::Reminder, Some(deadline)) => format!(
             "{}\nDeadline: {}.\n{link}",
             a.text,
-            super::order_desk::when(deadline)
+            crate::ui::text::when(deadline)
         ),
         _ => format!(
             "{}\n{link}",
             messages::with_board(&a.text, a.board.as_deref())
         ),
     };
-    let msgs = messages(&body, rows, &[]);
+    let msgs = message_parts(&body, rows, &[]);
     match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
         Ok(()) => Ok(()),
         Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(outbox_id)).await,
@@ -495,7 +306,7 @@ async fn closed_or(
         tracing::info!(%user, game_id = a.game_id, "press not delivered: the recipient's DMs are closed");
         return Ok(());
     }
-    let who = game::mention(&user.to_string());
+    let who = crate::ui::text::mention(&user.to_string());
     let label = format!("{} #{}", a.game_kind, a.game_id);
     let text = match a.kind {
         AnnouncementKind::Prompt => format!(
@@ -512,7 +323,7 @@ async fn closed_or(
         http,
         data,
         channel,
-        messages(
+        message_parts(
             &text,
             vec![components::show_row(a.game_id, a.turn)],
             &[user],
@@ -533,21 +344,5 @@ async fn link_to(data: &Data, a: &Announcement, channel: ChannelId) -> String {
     match guild {
         Some(guild) => format!("Game channel: https://discord.com/channels/{guild}/{channel}"),
         None => format!("Game channel: <#{channel}>"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nonces_are_stable_distinct_and_within_discords_limit() {
-        assert_eq!(nonce(Route::Main(42), 0).as_deref(), Some("ob42p0"));
-        assert_eq!(nonce(Route::Fallback(42), 0).as_deref(), Some("ob42f0"));
-        assert_ne!(nonce(Route::Main(4), 21), nonce(Route::Main(42), 1));
-        // The largest row id still fits with up to 1000 parts.
-        let n = nonce(Route::Main(i64::MAX), 999).unwrap();
-        assert_eq!(n.len(), MAX_NONCE);
-        assert_eq!(nonce(Route::Main(i64::MAX), 1000), None);
     }
 }

@@ -2,7 +2,9 @@
 //! (`#12 <move>` names one when several await them); the reply is the
 //! receipt or what was wrong.
 
-use super::{BotError, Data, messages, moves};
+use crate::BotError;
+use crate::Data;
+use crate::ui::messages;
 use host::limits::Verdict;
 use poise::serenity_prelude as serenity;
 
@@ -50,7 +52,7 @@ pub async fn handle(
             return Ok(());
         }
     }
-    let (game, text) = moves::split_game(&msg.content);
+    let (game, text) = crate::ui::text::split_game(&msg.content);
     let text = text.to_string();
     let reply = if text.is_empty() || text.eq_ignore_ascii_case("help") {
         HELP.to_string()
@@ -59,7 +61,7 @@ pub async fn handle(
         match data.host(move |h| h.submit(game, &user, &text)).await {
             Ok(r) => {
                 data.wake.all();
-                moves::receipt_text(&r)
+                crate::ui::text::receipt_text(&r)
             }
             Err(e) => {
                 if e.user_message().is_none() {

@@ -4,7 +4,8 @@
 //! The orders of resolved phases are public (each phase's orders image was
 //! posted when it resolved), so anyone may ask for a replay.
 
-use super::{BotError, Context, Data, messages};
+use crate::Data;
+use crate::ui::messages;
 use host::{GameId, Host};
 use poise::serenity_prelude as serenity;
 use serenity::{CreateAttachment, CreateMessage};
@@ -56,38 +57,4 @@ pub(crate) async fn final_replay(data: &Data, kind: &str, gid: GameId) -> Option
             None
         }
     }
-}
-
-/// A Diplomacy game's replay as an animated map, phase by phase
-#[poise::command(slash_command)]
-pub async fn replay(
-    ctx: Context<'_>,
-    #[description = "Game id (default: this channel's)"] id: Option<i64>,
-) -> Result<(), BotError> {
-    // Drawing every phase takes seconds: past Discord's three to answer.
-    ctx.defer().await?;
-    let channel = ctx.channel_id().to_string();
-    let g = ctx
-        .data()
-        .host(move |h| match id {
-            Some(id) => h.game(id).map(Some),
-            // After the end, the channel's game is the last one that ended there.
-            None => h.shown_game_in_channel(&channel),
-        })
-        .await?
-        .ok_or_else(|| {
-            BotError::user("There is no game in this channel; give a game id (`/game list`).")
-        })?;
-    if !render::replay::has_replay(&g.kind) {
-        return Err(BotError::user(format!(
-            "{} #{} has no replay: only Diplomacy games have one (its map, phase by phase).",
-            g.kind, g.id
-        )));
-    }
-    let gid = g.id;
-    let r = draw(ctx.data().host.clone(), gid)
-        .await
-        .map_err(|e| BotError::user(format!("Cannot draw the replay of game #{gid}: {e}")))?;
-    ctx.send(messages::reply(r.text).attachment(r.file)).await?;
-    Ok(())
 }

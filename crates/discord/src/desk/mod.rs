@@ -9,15 +9,21 @@
 //! choice ends as the order's canonical text submitted through
 //! `Host::submit`, the path typed orders take, so both end in the same
 //! pending orders. Custom ids are `gh:<game>:<turn>:od:<step>` (see
-//! [`components`](super::components)); the steps after the first edit the
+//! [`components`](crate::ui::components)); the steps after the first edit the
 //! one ephemeral desk message instead of posting new ones.
 
-use super::{BotError, Data, messages};
+mod steps;
+
+use crate::BotError;
+use crate::Data;
+use crate::ui::messages;
+use crate::ui::press::how_to;
+use crate::ui::text::when;
 use games::diplomacy::Diplomacy;
 use games::diplomacy::game::OrderChoice;
 use games::diplomacy::geo::{Map, Power};
 use games::diplomacy::judge::PhaseKind;
-use games::diplomacy::order::{Order, OrderKind, loc_name, unit_name};
+use games::diplomacy::order::{Order, OrderKind, unit_name};
 use games::seam::Game;
 use host::{GameId, GameStatus};
 use poise::serenity_prelude as serenity;
@@ -133,13 +139,6 @@ pub fn unordered_note(h: &host::Host, g: GameId, user: &str) -> String {
     }
 }
 
-/// A Discord timestamp, absolute and relative (`<t:S:f> (<t:S:R>)`): every
-/// reader sees it in their own time zone.
-pub(crate) fn when(ms: i64) -> String {
-    let s = ms.div_euclid(1000);
-    format!("<t:{s}:f> (<t:{s}:R>)")
-}
-
 /// Three example orders for the power's own units, taken from the legal
 /// lists: a move, a support and a hold where there are such orders.
 pub fn examples(g: &Diplomacy, power: Power) -> Vec<String> {
@@ -234,7 +233,7 @@ pub fn prompt_text(desk: &Desk, first: bool) -> String {
 /// The prompt's buttons: guided orders, the private map, Ready; the draw
 /// vote on its own row, away from Ready.
 pub fn prompt_rows(desk: &Desk) -> Vec<CreateActionRow> {
-    let id = |step: &str| super::components::encode_desk(desk.game_id, desk.turn, step);
+    let id = |step: &str| crate::ui::components::encode_desk(desk.game_id, desk.turn, step);
     let mut first = vec![
         CreateButton::new(id("menu"))
             .label("Order a unit")
@@ -381,7 +380,7 @@ fn menu_rows(
     page: usize,
     placeholder: &str,
 ) -> Vec<CreateActionRow> {
-    let id = |s: &str| super::components::encode_desk(game, turn, s);
+    let id = |s: &str| crate::ui::components::encode_desk(game, turn, s);
     let per_page = MAX_OPTIONS * SELECTS_PER_PAGE;
     let pages = options.len().div_ceil(per_page).max(1);
     let page = page.min(pages - 1);
@@ -447,7 +446,7 @@ pub async fn handle(
         .message
         .flags
         .is_none_or(|f| !f.contains(serenity::MessageFlags::EPHEMERAL));
-    let answer = act(data, game, turn, &user, step, value).await;
+    let answer = steps::act(data, game, turn, &user, step, value).await;
     data.wake.all();
     let answer = match answer {
         Ok(a) => a,
@@ -474,7 +473,7 @@ pub async fn handle(
         )
         .await?;
         let map = messages::create(messages::clip(&answer.text, messages::MAX_CONTENT)).add_file(f);
-        super::dm_channels::send_dm(&ctx.http, data, c.user.id, map).await?;
+        crate::delivery::dm_channels::send_dm(&ctx.http, data, c.user.id, map).await?;
         return Ok(());
     }
     let msg = messages::response(messages::clip(&answer.text, messages::MAX_CONTENT))
@@ -591,225 +590,6 @@ fn from_of(o: &Order) -> Option<u8> {
     }
 }
 
-async fn act(
-    data: &Data,
-    game: GameId,
-    turn: u32,
-    user: &str,
-    step: &str,
-    value: Option<String>,
-) -> Result<Answer, BotError> {
-    let u = user.to_string();
-    let desk = data.host(move |h| Desk::load(h, game, &u)).await?;
-    if desk.turn != turn {
-        return Err(BotError::from(host::HostError::user(format!(
-            "This menu is from an earlier phase of diplomacy #{game}; use the newest prompt or `/orders`."
-        ))));
-    }
-    let m = Map::standard();
-    let parts: Vec<&str> = step.split(':').collect();
-    let value = value.unwrap_or_default();
-    match parts.as_slice() {
-        ["menu"] => Ok(unit_menu(&desk, "")),
-        ["press"] => Ok(Answer {
-            text: super::press::desk_answer(data, game).await?,
-            rows: Vec::new(),
-            file: None,
-            update: false,
-        }),
-        ["map"] => {
-            let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
-            let text = format!(
-                "Your pending orders in diplomacy #{} ({}), drawn on the position now; only you see this:\n{}",
-                desk.game_id,
-                desk.game.phase_name(),
-                if listed.is_empty() {
-                    "(none yet: your units hold)".to_string()
-                } else {
-                    listed.join("\n")
-                }
-            );
-            let file = tokio::task::spawn_blocking(move || orders_map(&desk))
-                .await
-                .map_err(|e| BotError::Internal(format!("map task failed: {e}")))??;
-            Ok(Answer {
-                text,
-                rows: Vec::new(),
-                file: Some(file),
-                update: false,
-            })
-        }
-        ["ready"] => submit(data, desk, "done").await,
-        ["draw?"] => Ok(Answer {
-            text: "A draw ends the game shared by every power still in it, once every surviving \
-                   power has voted for one. Vote for a draw?"
-                .into(),
-            rows: vec![CreateActionRow::Buttons(vec![
-                CreateButton::new(super::components::encode_desk(game, turn, "draw!"))
-                    .label("Yes, vote for a draw")
-                    .style(ButtonStyle::Danger),
-                CreateButton::new(super::components::encode_desk(game, turn, "nodraw"))
-                    .label("Withdraw my draw vote")
-                    .style(ButtonStyle::Secondary),
-            ])],
-            file: None,
-            update: false,
-        }),
-        ["draw!"] => submit(data, desk, "draw").await,
-        ["nodraw"] => submit(data, desk, "no draw").await,
-        ["u", ..] | ["up", ..] => {
-            let loc = value.strip_prefix("u:").unwrap_or_default().to_string();
-            let legal = m
-                .loc_by_abbr(&loc)
-                .map(|l| desk.game.legal_unit_orders(desk.power, l))
-                .unwrap_or_default();
-            let Some(first) = legal.first() else {
-                return Ok(unit_menu(&desk, "That unit has nothing to order now.\n"));
-            };
-            let unit = match first {
-                Order::Unit { unit, at, .. } => format!(
-                    "{} {}",
-                    unit.map(|u| u.letter()).unwrap_or("?"),
-                    loc_name(m, *at)
-                ),
-                _ => loc.clone(),
-            };
-            let mut kinds: Vec<OrderChoice> = legal.iter().map(OrderChoice::of).collect();
-            kinds.dedup();
-            let buttons = kinds
-                .iter()
-                .map(|k| {
-                    CreateButton::new(super::components::encode_desk(
-                        game,
-                        turn,
-                        &format!("k:{loc}:{}:0", k.label()),
-                    ))
-                    .label(k.label())
-                    .style(ButtonStyle::Primary)
-                })
-                .collect();
-            Ok(Answer {
-                text: format!("{unit}: what should it do?"),
-                rows: vec![
-                    CreateActionRow::Buttons(buttons),
-                    CreateActionRow::Buttons(vec![
-                        CreateButton::new(super::components::encode_desk(game, turn, "menu"))
-                            .label("Back to my units")
-                            .style(ButtonStyle::Secondary),
-                    ]),
-                ],
-                file: None,
-                update: true,
-            })
-        }
-        ["k", loc, kind, page] => {
-            let kind = kind_by_label(kind).ok_or_else(|| {
-                BotError::from(host::HostError::user("That menu is not one I know."))
-            })?;
-            let page: usize = page.parse().unwrap_or(0);
-            let orders = orders_of_kind(&desk, loc, kind);
-            if orders.is_empty() {
-                return Ok(unit_menu(&desk, "That order is no longer possible.\n"));
-            }
-            if matches!(kind, OrderChoice::Hold | OrderChoice::Disband) {
-                let text = orders[0].canonical(m);
-                return submit(data, desk, &text).await;
-            }
-            let (options, step, head, placeholder): (Vec<Opt>, String, &str, &str) = match kind {
-                OrderChoice::Support | OrderChoice::Convoy => {
-                    // First the unit supported or the army convoyed.
-                    let mut froms: Vec<u8> = orders.iter().filter_map(from_of).collect();
-                    froms.dedup();
-                    let opts = froms
-                        .iter()
-                        .map(|f| {
-                            let who = desk
-                                .game
-                                .units()
-                                .iter()
-                                .find(|u| u.loc == *f)
-                                .map(|u| format!("{} ({})", unit_name(m, u), u.power.name()))
-                                .unwrap_or_else(|| loc_name(m, *f));
-                            (who, format!("f:{}", m.loc(*f).abbr))
-                        })
-                        .collect();
-                    (
-                        opts,
-                        format!("f:{loc}:{}", kind.label()),
-                        if kind == OrderChoice::Support {
-                            "Support which unit?"
-                        } else {
-                            "Convoy which army?"
-                        },
-                        "Pick the unit",
-                    )
-                }
-                _ => (
-                    orders
-                        .iter()
-                        .map(|o| {
-                            let t = o.canonical(m);
-                            (t.clone(), format!("o:{t}"))
-                        })
-                        .collect(),
-                    "o".to_string(),
-                    "Where to?",
-                    "Pick the destination",
-                ),
-            };
-            Ok(Answer {
-                text: head.to_string(),
-                rows: menu_rows(
-                    game,
-                    turn,
-                    &step,
-                    &format!("k:{loc}:{}", kind.label()),
-                    &options,
-                    page,
-                    placeholder,
-                ),
-                file: None,
-                update: true,
-            })
-        }
-        ["f", loc, kind, ..] => {
-            let kind = kind_by_label(kind).unwrap_or(OrderChoice::Support);
-            let from = value
-                .strip_prefix("f:")
-                .and_then(|f| m.loc_by_abbr(f))
-                .unwrap_or(u8::MAX);
-            let options: Vec<Opt> = orders_of_kind(&desk, loc, kind)
-                .into_iter()
-                .filter(|o| from_of(o) == Some(from))
-                .map(|o| {
-                    let t = o.canonical(m);
-                    (t.clone(), format!("o:{t}"))
-                })
-                .collect();
-            Ok(Answer {
-                text: if kind == OrderChoice::Support {
-                    "Support it to do what?".into()
-                } else {
-                    "Convoy it where?".into()
-                },
-                rows: menu_rows(game, turn, "o", "o", &options, 0, "Pick the order"),
-                file: None,
-                update: true,
-            })
-        }
-        ["o", ..] | ["bp", ..] => {
-            let text = value.strip_prefix("o:").unwrap_or_default().to_string();
-            if text.is_empty() {
-                return Ok(unit_menu(&desk, ""));
-            }
-            submit(data, desk, &text).await
-        }
-        _ => Err(BotError::from(host::HostError::user(
-            "That menu is not one I know any more; press **Order a unit** on the newest prompt.",
-        ))),
-    }
-}
-
 /// Submits an order chosen in the menus exactly as if typed, and shows the
 /// receipt above the unit menu, ready for the next unit.
 async fn submit(data: &Data, desk: Desk, text: &str) -> Result<Answer, BotError> {
@@ -826,7 +606,7 @@ async fn submit(data: &Data, desk: Desk, text: &str) -> Result<Answer, BotError>
             Ok((r, desk))
         })
         .await?;
-    let receipt = super::moves::receipt_text(&receipt);
+    let receipt = crate::ui::text::receipt_text(&receipt);
     Ok(match desk {
         Some(d) => unit_menu(&d, &format!("{receipt}\n")),
         None => Answer {
@@ -836,4 +616,10 @@ async fn submit(data: &Data, desk: Desk, text: &str) -> Result<Answer, BotError>
             update: true,
         },
     })
+}
+
+/// The answer of the order desk's "Send press…" button in game `game`.
+pub async fn desk_answer(data: &Data, game: GameId) -> Result<String, BotError> {
+    let rule = data.host(move |h| h.press_rule(game)).await?;
+    Ok(how_to(game, rule))
 }

@@ -12,7 +12,7 @@
 //! them itself).
 //!
 //! **Names.** A display name is made inert ([`inert_name`]) where the bot
-//! reads it from Discord ([`crate::components::display_name`]), before the
+//! reads it from Discord ([`crate::ui::messages::display_name`]), before the
 //! host stores it: the host is free of Discord and writes names into many
 //! texts (lobbies, reports, press headers, pauses, ratings), so escaping
 //! at the one entry covers all of them, and those to come. The inert form
@@ -22,6 +22,7 @@
 //! The terminal front-end takes its names from its own input, so it shows
 //! them as typed.
 
+use crate::ui::messages;
 use poise::serenity_prelude as serenity;
 use serde_json::Value;
 use serenity::{
@@ -247,6 +248,17 @@ pub fn same_commands(wanted: &Value, existing: &Value) -> bool {
         }
     }
     norm(wanted) == norm(existing)
+}
+
+/// The name a member goes by, made inert for Discord: this is where names
+/// enter the bot, before the host stores them and writes them into texts
+/// (see `messages.rs` for why here).
+pub fn display_name(user: &serenity::User, member: Option<&serenity::Member>) -> String {
+    let name = member
+        .and_then(|m| m.nick.clone())
+        .or_else(|| user.global_name.clone())
+        .unwrap_or_else(|| user.name.clone());
+    messages::inert_name(&name)
 }
 
 #[cfg(test)]

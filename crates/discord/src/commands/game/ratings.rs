@@ -1,52 +1,13 @@
 //! `/game leaderboard` and `/game profile`: ratings, results and
 //! reliability in this server; and the rating options of `/game new`.
 
-use super::game::{kinds, mention};
-use super::{BotError, Context, messages};
-use host::{GameRules, KindProfile, Leaderboard, LeaderboardEntry, Profile, Scoring};
+use crate::BotError;
+use crate::Context;
+use crate::commands::shared::kinds;
+use crate::ui::messages;
+use crate::ui::text::mention;
+use host::{KindProfile, Leaderboard, LeaderboardEntry, Profile};
 use poise::serenity_prelude as serenity;
-
-/// How a game with more than two seats (Diplomacy) shares its points.
-#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
-pub enum ScoringOption {
-    /// A draw is split equally among the powers in it.
-    #[name = "draw-size (DSS)"]
-    DrawSize,
-    /// A draw is split by supply centres squared.
-    #[name = "sum-of-squares (SoS)"]
-    SumOfSquares,
-    /// Only a solo scores.
-    #[name = "solo-only"]
-    SoloOnly,
-}
-
-/// The rules `/game new` asks for, or `None` when it gives none of them.
-pub fn rules_of(
-    rated: Option<bool>,
-    scoring: Option<ScoringOption>,
-    min_reliability: Option<u32>,
-) -> Result<Option<GameRules>, BotError> {
-    if rated.is_none() && scoring.is_none() && min_reliability.is_none() {
-        return Ok(None);
-    }
-    let min_reliability = match min_reliability {
-        Some(m) if m > 100 => {
-            return Err(BotError::user(format!(
-                "`min_reliability` is a percentage from 0 to 100, not {m}."
-            )));
-        }
-        m => m.map(|m| m as u8),
-    };
-    Ok(Some(GameRules {
-        rated: rated.unwrap_or(true),
-        scoring: scoring.map(|s| match s {
-            ScoringOption::DrawSize => Scoring::DrawSize,
-            ScoringOption::SumOfSquares => Scoring::SumOfSquares,
-            ScoringOption::SoloOnly => Scoring::SoloOnly,
-        }),
-        min_reliability,
-    }))
-}
 
 async fn reply(ctx: Context<'_>, text: String) -> Result<(), BotError> {
     for part in messages::split(text.trim_end(), messages::MAX_CONTENT) {

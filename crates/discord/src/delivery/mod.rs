@@ -24,9 +24,20 @@
 //! after delivery, so nothing is lost across a restart and, of several
 //! processes, one delivers each game.
 
-use super::Data;
-use super::outbox::{Fate, deliver};
+pub mod ai_threads;
+mod boards;
+pub mod channel_turns;
+pub mod dm_channels;
+pub mod global_rate;
+mod living;
+mod outbox;
+pub mod phase_maps;
+pub mod scheduler;
+mod send;
+
+use crate::Data;
 use host::{AnnouncementKind, OutboxItem, Target};
+use outbox::{Fate, deliver};
 use poise::serenity_prelude::Http;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;

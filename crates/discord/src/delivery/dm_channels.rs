@@ -3,7 +3,8 @@
 //! answers the same channel every time it is opened, so opening it before
 //! every DM only spent a request (a tenth of all the bot made).
 
-use super::{Data, outbox::error_code};
+use crate::Data;
+use crate::delivery::send::error_code;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateMessage, Http, Message, UserId};
 use std::collections::HashMap;

@@ -1,0 +1,191 @@
+//! `/game forfeit`, `status`, `takeover`, `extend`, `pause`, `resume`, `away`:
+//! a game being played.
+
+use crate::BotError;
+use crate::Context;
+use crate::commands::shared::channel_game;
+use crate::commands::shared::say;
+use crate::commands::shared::shown_game;
+use crate::commands::shared::target_game;
+use crate::commands::shared::user_of;
+use crate::ui::messages;
+use host::{PauseOutcome, ResumeOutcome, game_label};
+
+/// Give up this channel's game
+#[poise::command(slash_command)]
+pub async fn forfeit(ctx: Context<'_>) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, _) = user_of(&ctx);
+    let id = g.id;
+    ctx.data().host(move |h| h.forfeit(id, &user)).await?;
+    say(ctx, format!("You forfeited {}.", game_label(&g))).await
+}
+
+/// The game as you may see it: board, seats, your pending move, your choices
+#[poise::command(slash_command)]
+pub async fn status(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this channel's, or the last one played here)"] id: Option<
+        i64,
+    >,
+) -> Result<(), BotError> {
+    let g = shown_game(&ctx, id).await?;
+    let (user, _) = user_of(&ctx);
+    let (mut text, rows) = crate::events::show(ctx.data(), g.id, &user).await?;
+    // Asked from elsewhere (the channel a thread game started in, or by
+    // id): say where the game is played, first, so a clip never cuts it.
+    // Only a Discord channel is linked (a terminal game's is not one).
+    let discord_channel = g.channel_id.parse::<u64>().is_ok_and(|c| c != 0);
+    if discord_channel && g.channel_id != ctx.channel_id().to_string() {
+        text = messages::clip(
+            &format!("Played in <#{}>.\n{text}", g.channel_id),
+            messages::MAX_CONTENT,
+        );
+    }
+    let mut reply = messages::reply(text).ephemeral(true);
+    if !rows.is_empty() {
+        reply = reply.components(rows);
+    }
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// Take over a seat whose player left this channel's running game (a Diplomacy power in civil disorder)
+#[poise::command(slash_command)]
+pub async fn takeover(
+    ctx: Context<'_>,
+    #[description = "The power or seat number (default: the first open one)"] power: Option<String>,
+) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, name) = user_of(&ctx);
+    let id = g.id;
+    let role = ctx
+        .data()
+        .host(move |h| {
+            let wanted = match power.as_deref().map(str::trim).filter(|p| !p.is_empty()) {
+                Some(p) => Some(h.seat_by_name(id, p)?),
+                None => None,
+            };
+            let seat = h.takeover(id, &user, &name, wanted)?;
+            let view = h.view(id, Some(&user))?;
+            Ok(view
+                .seats
+                .into_iter()
+                .find(|s| s.seat == seat)
+                .map(|s| s.role)
+                .unwrap_or_else(|| format!("seat {}", seat + 1)))
+        })
+        .await?;
+    say(
+        ctx,
+        format!(
+            "You now play {role} in {}. If it has something to do this phase, your prompt is on its way by DM (or here in the channel if your DMs are closed).",
+            game_label(&g)
+        ),
+    )
+    .await
+}
+
+/// Ask for more time before this turn's deadline (if the game allows it; Diplomacy: once per phase)
+#[poise::command(slash_command)]
+pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
+    let g = channel_game(&ctx).await?;
+    let (user, _) = user_of(&ctx);
+    let id = g.id;
+    let due = ctx
+        .data()
+        .host(move |h| h.extend_deadline(id, &user))
+        .await?;
+    say(
+        ctx,
+        format!(
+            "The deadline of {} is now <t:{}:R>; the channel is told you asked.",
+            game_label(&g),
+            due / 1000
+        ),
+    )
+    .await
+}
+
+/// Ask to pause a game: it pauses when every player still in it has asked
+#[poise::command(slash_command)]
+pub async fn pause(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+) -> Result<(), BotError> {
+    let g = target_game(&ctx, id).await?;
+    let (user, _) = user_of(&ctx);
+    let game_id = g.id;
+    let outcome = ctx
+        .data()
+        .host(move |h| h.pause_game(game_id, &user))
+        .await?;
+    let label = game_label(&g);
+    let text = match outcome {
+        PauseOutcome::Paused => {
+            format!("{label} is paused: its deadline is frozen until someone uses `/game resume`.")
+        }
+        PauseOutcome::Waiting(names) => format!(
+            "Your request to pause {label} is recorded. It pauses when {} {} too; \
+             `/game resume` withdraws your request.",
+            host::names_and(&names),
+            if names.len() == 1 { "asks" } else { "ask" }
+        ),
+    };
+    say(ctx, text).await
+}
+
+/// End a game's pause (or withdraw your request for one)
+#[poise::command(slash_command)]
+pub async fn resume(
+    ctx: Context<'_>,
+    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+) -> Result<(), BotError> {
+    let g = target_game(&ctx, id).await?;
+    let (user, _) = user_of(&ctx);
+    let game_id = g.id;
+    let outcome = ctx
+        .data()
+        .host(move |h| h.resume_game(game_id, &user))
+        .await?;
+    let label = game_label(&g);
+    let text = match outcome {
+        ResumeOutcome::Resumed(Some(due)) => format!(
+            "{label} runs again; the deadline is <t:{s}:f> (<t:{s}:R>).",
+            s = due / 1000
+        ),
+        ResumeOutcome::Resumed(None) => format!("{label} runs again."),
+        ResumeOutcome::VoteWithdrawn => {
+            format!("You withdrew your request to pause {label}.")
+        }
+    };
+    say(ctx, text).await
+}
+
+/// Declare an absence: deadlines wait for you, or the AI moves for you, as the game says
+#[poise::command(slash_command)]
+pub async fn away(
+    ctx: Context<'_>,
+    #[description = "Days away from now (0: you are back)"]
+    #[max = 90]
+    days: u32,
+    #[description = "Game id (default: this channel's)"] id: Option<i64>,
+) -> Result<(), BotError> {
+    let g = target_game(&ctx, id).await?;
+    let (user, _) = user_of(&ctx);
+    let game_id = g.id;
+    let back = ctx
+        .data()
+        .host(move |h| h.declare_away(game_id, &user, days))
+        .await?;
+    let label = game_label(&g);
+    let text = if days == 0 {
+        format!("Welcome back to {label}.")
+    } else {
+        format!(
+            "You are away from {label} until <t:{s}:f> (<t:{s}:R>); the channel is told.",
+            s = back / 1000
+        )
+    };
+    say(ctx, text).await
+}

@@ -1,0 +1,20 @@
+//! The slash commands, one file per command or `/game` family. Command
+//! files never import each other: what they share is in `shared.rs`.
+
+mod game;
+mod moves;
+mod orders;
+mod press;
+mod shared;
+
+use crate::BotError;
+use crate::Data;
+/// The slash commands.
+pub fn all() -> Vec<poise::Command<Data, BotError>> {
+    vec![
+        game::game(),
+        moves::move_(),
+        orders::orders(),
+        press::press(),
+    ]
+}

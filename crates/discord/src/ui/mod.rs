@@ -1,0 +1,9 @@
+//! What the bot shows: message building (mentions, limits, splitting),
+//! button and menu encoding, shared text, press text and replays. Below the
+//! commands, the event handlers and delivery; uses none of them.
+
+pub mod components;
+pub mod messages;
+pub mod press;
+pub mod replay;
+pub mod text;
