@@ -59,6 +59,7 @@ pub(crate) fn user_of(ctx: &Context<'_>) -> (String, String) {
     )
 }
 
+/// Whether the caller may manage the server (moderators and admins).
 pub(crate) fn is_moderator(ctx: &Context<'_>) -> bool {
     match ctx {
         poise::Context::Application(a) => a

@@ -37,14 +37,14 @@
 use crate::Data;
 use crate::delivery::send::Route;
 use crate::delivery::send::error_code;
-use crate::delivery::send::with_nonce;
+use crate::delivery::send::send_in_turn;
 use crate::ui::components;
 use crate::ui::messages;
 use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
 use poise::serenity_prelude as serenity;
 use serenity::{
-    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateMessage, CreateThread,
-    Http, MessageId, UserId,
+    AutoArchiveDuration, ChannelId, ChannelType, CreateActionRow, CreateThread, Http, MessageId,
+    UserId,
 };
 
 /// Discord's limit on a thread's name.
@@ -267,29 +267,6 @@ pub async fn deliver(
     })
 }
 
-/// Sends messages in order with their nonces, together in the channel's
-/// turn; returns the last one's id.
-async fn send(
-    http: &Http,
-    data: &Data,
-    channel: ChannelId,
-    msgs: Vec<CreateMessage>,
-    route: Route,
-) -> Result<Option<MessageId>, serenity::Error> {
-    let _turn = data.channel_turns.take(channel).await;
-    let mut last = None;
-    for (part, m) in msgs.into_iter().enumerate() {
-        data.global_rate.wait().await;
-        last = Some(
-            channel
-                .send_message(http, with_nonce(m, route, part))
-                .await?
-                .id,
-        );
-    }
-    Ok(last)
-}
-
 /// Whether Discord says the message is gone (deleted by someone).
 fn unknown_message(e: &serenity::Error) -> bool {
     matches!(error_code(e), Some((404, _)))
@@ -349,7 +326,7 @@ async fn lobby(
     if !rows.is_empty() {
         msg = msg.components(rows);
     }
-    if let Some(id) = send(http, data, channel, vec![msg], Route::Main(row)).await? {
+    if let Some(id) = send_in_turn(http, data, channel, vec![msg], Route::Main(row)).await? {
         let posted = PostedMessage {
             game_id: g,
             key: "lobby".into(),
@@ -470,7 +447,7 @@ async fn open_thread(
                      I need the Create Public Threads and Send Messages in Threads permissions.)"
                 );
                 let msg = messages::create(note);
-                send(http, data, parent, vec![msg], Route::Thread(g)).await?;
+                send_in_turn(http, data, parent, vec![msg], Route::Thread(g)).await?;
                 Ok(settle(parent).await)
             }
             Some((status, _)) if status == 429 || status >= 500 => Err(e),
@@ -509,7 +486,7 @@ async fn open_turn(
     let prompted = !rows.is_empty();
     let (msgs, last_text) =
         crate::delivery::boards::turn_messages(data, a, &prompt, rows, mentions).await;
-    let last = send(http, data, home, msgs, Route::Main(row)).await?;
+    let last = send_in_turn(http, data, home, msgs, Route::Main(row)).await?;
     if let Some(id) = last {
         let posted = PostedMessage {
             game_id: g,
@@ -674,7 +651,7 @@ async fn waiting(
     };
     let line = messages::clip(&line, messages::MAX_CONTENT);
     let msg = messages::create(line.clone());
-    if let Some(id) = send(http, data, home, vec![msg], Route::Main(row)).await? {
+    if let Some(id) = send_in_turn(http, data, home, vec![msg], Route::Main(row)).await? {
         let posted = PostedMessage {
             game_id: g,
             key,

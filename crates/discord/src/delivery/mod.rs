@@ -313,7 +313,7 @@ fn stream_of(item: &OutboxItem, dm_kinds: &DmKinds) -> Stream {
 struct LanePlan {
     /// Segments one after the other; each one's streams at once.
     segments: Vec<Vec<(Stream, Vec<OutboxItem>)>>,
-    /// Lobby changes a later lobby change in the same stream supersedes.
+    /// Lobby edits a later lobby edit in the same stream supersedes.
     superseded: Vec<i64>,
 }
 
@@ -321,9 +321,10 @@ struct LanePlan {
 /// at once: a phase's channel message with its images beside its seven DM
 /// prompts, so no player waits for the channel's pictures. A segment ends
 /// after a game's start: the start opens the game's thread, which the DMs
-/// after it link to. Of a run of lobby changes only the last is kept (the
-/// lobby message always shows the lobby as it is now; a hundred games set
-/// up at once otherwise cost six edits each before their first turn).
+/// after it link to. Of a run of lobby changes only the first (it posts
+/// the lobby) and the last are kept: the lobby message always shows the
+/// seats as they are now, and a hundred games set up at once otherwise
+/// cost six edits each before their first turn.
 fn plan_lane(rows: Vec<OutboxItem>, dm_kinds: &DmKinds) -> LanePlan {
     let mut plan = LanePlan {
         segments: Vec::new(),
@@ -336,10 +337,12 @@ fn plan_lane(rows: Vec<OutboxItem>, dm_kinds: &DmKinds) -> LanePlan {
         let opens_thread = stream == Stream::Home && kind == Some(AnnouncementKind::Started);
         match current.iter_mut().find(|(s, _)| *s == stream) {
             Some((_, items)) => {
-                let last_is_lobby = items.last().is_some_and(
-                    |last| matches!(&last.announcement, Ok(a) if a.kind == AnnouncementKind::Lobby),
-                );
-                if last_is_lobby && kind == Some(AnnouncementKind::Lobby) {
+                // The first lobby row posts the lobby with its heading
+                // ("... created cards #1"); the ones after it only edit.
+                let is_lobby = |row: &OutboxItem| matches!(&row.announcement, Ok(a) if a.kind == AnnouncementKind::Lobby);
+                let edits_a_lobby =
+                    items.len() >= 2 && items[items.len() - 2..].iter().all(is_lobby);
+                if edits_a_lobby && kind == Some(AnnouncementKind::Lobby) {
                     let old = items.pop().expect("a last row");
                     plan.superseded.push(old.id);
                 }
@@ -536,7 +539,7 @@ mod tests {
     }
 
     #[test]
-    fn of_a_run_of_lobby_changes_only_the_last_is_delivered() {
+    fn of_a_run_of_lobby_changes_the_first_and_the_last_are_delivered() {
         use AnnouncementKind::*;
         let dm_kinds = DmKinds(HashSet::from(["diplomacy".to_string()]));
         let rows = vec![
@@ -547,13 +550,13 @@ mod tests {
             announced(row(5, 10), "diplomacy", Lobby),
         ];
         let plan = plan_lane(rows, &dm_kinds);
-        assert_eq!(plan.superseded, vec![1, 2]);
+        assert_eq!(plan.superseded, vec![2]);
         let s = |v: &[(&str, &[i64])]| -> Vec<(String, Vec<i64>)> {
             v.iter().map(|(n, i)| (n.to_string(), i.to_vec())).collect()
         };
         assert_eq!(
             shape(&plan.segments),
-            vec![s(&[("home", &[3, 4])]), s(&[("home", &[5])])]
+            vec![s(&[("home", &[1, 3, 4])]), s(&[("home", &[5])])]
         );
     }
 

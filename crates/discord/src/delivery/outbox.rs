@@ -28,6 +28,7 @@ use crate::delivery::boards::wants_image;
 use crate::delivery::send::Route;
 use crate::delivery::send::error_code;
 use crate::delivery::send::message_parts;
+use crate::delivery::send::send_in_turn;
 use crate::delivery::send::snowflake;
 use crate::delivery::send::transient;
 use crate::delivery::send::with_nonce;
@@ -70,7 +71,9 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
                             .await
                             .unwrap_or(ChannelId::new(c));
                         let msgs = channel_messages(data, a).await;
-                        send(http, data, home, msgs, Route::Main(item.id)).await
+                        send_in_turn(http, data, home, msgs, Route::Main(item.id))
+                            .await
+                            .map(drop)
                     }
                 }
             }
@@ -92,25 +95,6 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
             Fate::Done
         }
     }
-}
-
-/// Sends messages in order, each with its nonce so a repeat is not posted
-/// twice, together (in the channel's turn: another game's lane waits).
-async fn send(
-    http: &Http,
-    data: &Data,
-    channel: ChannelId,
-    msgs: Vec<CreateMessage>,
-    route: Route,
-) -> Result<(), serenity::Error> {
-    let _turn = data.channel_turns.take(channel).await;
-    for (part, m) in msgs.into_iter().enumerate() {
-        data.global_rate.wait().await;
-        channel
-            .send_message(http, with_nonce(m, route, part))
-            .await?;
-    }
-    Ok(())
 }
 
 /// Sends messages to a user by DM in order, each with its nonce, through
@@ -236,14 +220,15 @@ async fn to_user(
             crate::ui::text::mention(&user.to_string()),
             a.text
         );
-        return send(
+        return send_in_turn(
             http,
             data,
             channel,
             message_parts(&text, rows, &[user]),
             Route::Main(outbox_id),
         )
-        .await;
+        .await
+        .map(drop);
     }
     let link = link_to(data, a, channel).await;
     // A Diplomacy phase prompt is the order desk: how to order, the menus'
@@ -319,7 +304,7 @@ async fn closed_or(
             "{who}, I have a private note for you about {label}, but your DMs are closed. Press **Show my move** to see your view."
         ),
     };
-    send(
+    send_in_turn(
         http,
         data,
         channel,
@@ -331,6 +316,7 @@ async fn closed_or(
         route,
     )
     .await
+    .map(drop)
 }
 
 /// A link back to the game's channel (its thread once it has one).

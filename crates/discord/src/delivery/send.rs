@@ -1,9 +1,10 @@
 //! What every delivery shares: Discord's error codes, the nonces that keep a
 //! repeated delivery from posting twice, and a text cut into messages.
 
+use crate::Data;
 use crate::ui::messages;
 use poise::serenity_prelude as serenity;
-use serenity::{CreateActionRow, CreateMessage, Nonce, UserId};
+use serenity::{ChannelId, CreateActionRow, CreateMessage, Http, MessageId, Nonce, UserId};
 
 pub(crate) fn snowflake(s: &str) -> Option<u64> {
     s.parse::<u64>().ok().filter(|n| *n != 0)
@@ -92,6 +93,30 @@ pub(crate) fn message_parts(
             m
         })
         .collect()
+}
+
+/// Sends messages in order, each with its nonce so a repeat is not posted
+/// twice, together in the channel's turn (another game's lane waits);
+/// returns the last one's id.
+pub(crate) async fn send_in_turn(
+    http: &Http,
+    data: &Data,
+    channel: ChannelId,
+    msgs: Vec<CreateMessage>,
+    route: Route,
+) -> Result<Option<MessageId>, serenity::Error> {
+    let _turn = data.channel_turns.take(channel).await;
+    let mut last = None;
+    for (part, m) in msgs.into_iter().enumerate() {
+        data.global_rate.wait().await;
+        last = Some(
+            channel
+                .send_message(http, with_nonce(m, route, part))
+                .await?
+                .id,
+        );
+    }
+    Ok(last)
 }
 
 #[cfg(test)]

@@ -230,16 +230,7 @@ pub async fn ratings(
     let Some(guild) = ctx.guild_id().map(|g| g.to_string()) else {
         return Err(BotError::user("Ratings are per server; use this in one."));
     };
-    let moderator = match ctx {
-        poise::Context::Application(a) => a
-            .interaction
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild() || p.administrator()),
-        _ => false,
-    };
-    if !moderator {
+    if !crate::commands::shared::is_moderator(&ctx) {
         return Err(BotError::user(
             "Only members with Manage Server choose how this server rates games.",
         ));
