@@ -121,8 +121,16 @@ struct Player {
     kind: &'static str,
 }
 
-/// One measured wait: the kind of game and how long the prompt took.
-type Sample = (&'static str, Duration);
+/// One measured wait.
+#[derive(Clone, Copy)]
+struct Sample {
+    /// The kind of game.
+    kind: &'static str,
+    /// How long the prompt took after the move.
+    waited: Duration,
+    /// When the move was made, from the start of play.
+    moved_at: Duration,
+}
 
 /// When each game's last move was made (the move that resolves a turn is
 /// the last one before the next prompts).
@@ -284,7 +292,8 @@ async fn play(fake: &FakeDiscord, players: &[Player], s: &Scenario) -> Vec<Sampl
     let samples: Arc<Mutex<Vec<Sample>>> = Arc::default();
     let mut inboxes = HashMap::new();
     let mut drivers = Vec::new();
-    let end = Instant::now() + s.play_for;
+    let start = Instant::now();
+    let end = start + s.play_for;
     for p in players {
         let (tx, rx) = mpsc::unbounded_channel();
         inboxes.insert(p.user, tx);
@@ -295,7 +304,7 @@ async fn play(fake: &FakeDiscord, players: &[Player], s: &Scenario) -> Vec<Sampl
             last_moves.clone(),
             samples.clone(),
             s.think_ms,
-            end,
+            (start, end),
         ));
     }
     let watcher = watch_prompts(fake, inboxes, end);
@@ -361,7 +370,7 @@ async fn drive(
     last_moves: LastMoves,
     samples: Arc<Mutex<Vec<Sample>>>,
     think_ms: (u64, u64),
-    end: Instant,
+    (start, end): (Instant, Instant),
 ) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(p.user);
     let mut waiting_since: Option<Instant> = None;
@@ -370,10 +379,11 @@ async fn drive(
         if let (Some(moved), Some(asked)) = (moved, waiting_since)
             && moved >= asked
         {
-            samples
-                .lock()
-                .expect("samples")
-                .push((p.kind, prompt.seen.saturating_duration_since(moved)));
+            samples.lock().expect("samples").push(Sample {
+                kind: p.kind,
+                waited: prompt.seen.saturating_duration_since(moved),
+                moved_at: moved.saturating_duration_since(start),
+            });
         }
         let think = rng.gen_range(think_ms.0..=think_ms.1);
         tokio::time::sleep(Duration::from_millis(think)).await;
@@ -410,6 +420,61 @@ fn answer(fake: &FakeDiscord, user: u64, m: &Msg) -> bool {
     }
 }
 
+/// Seconds of play in each window of [`report_by_window`].
+const WINDOW_SECS: u64 = 15;
+
+/// The waits of every kind by when the move was made, in windows of
+/// [`WINDOW_SECS`]: the games' start (every game's first posts and
+/// prompts at once) apart from the play that follows.
+fn report_by_window(samples: &[Sample]) {
+    let mut by_window: BTreeMap<u64, Vec<Duration>> = BTreeMap::new();
+    for sample in samples {
+        let window = sample.moved_at.as_secs() / WINDOW_SECS;
+        by_window.entry(window).or_default().push(sample.waited);
+    }
+    println!("| moves made in | prompts | p50 | p95 | max |");
+    println!("|---|---|---|---|---|");
+    for (window, mut ds) in by_window {
+        ds.sort();
+        println!(
+            "| {}-{} s | {} | {} ms | {} ms | {} ms |",
+            window * WINDOW_SECS,
+            (window + 1) * WINDOW_SECS,
+            ds.len(),
+            percentile(&ds, 0.5).as_millis(),
+            percentile(&ds, 0.95).as_millis(),
+            ds.last().copied().unwrap_or_default().as_millis()
+        );
+    }
+}
+
+/// The requests made, by method and route (ids left out), most first.
+fn report_by_route(made: &[String]) {
+    let mut by_route: BTreeMap<String, usize> = BTreeMap::new();
+    for request in made {
+        let call = request.split(" -> ").next().unwrap_or_default();
+        let call = call.split('?').next().unwrap_or_default();
+        let (method, path) = call.split_once(' ').unwrap_or((call, ""));
+        let path: Vec<&str> = path
+            .split('/')
+            .map(|part| {
+                if part.bytes().any(|b| b.is_ascii_digit()) {
+                    "{id}"
+                } else {
+                    part
+                }
+            })
+            .collect();
+        let route = format!("{method} {}", path.join("/"));
+        *by_route.entry(route).or_default() += 1;
+    }
+    let mut routes: Vec<_> = by_route.into_iter().collect();
+    routes.sort_by(|a, b| b.1.cmp(&a.1));
+    for (route, n) in routes {
+        println!("  {n:>6} {route}");
+    }
+}
+
 /// The p-th percentile of sorted durations.
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
@@ -428,8 +493,8 @@ fn report(
     turns: i64,
 ) {
     let mut by_kind: BTreeMap<&str, Vec<Duration>> = BTreeMap::new();
-    for (kind, d) in samples {
-        by_kind.entry(kind).or_default().push(*d);
+    for sample in samples {
+        by_kind.entry(sample.kind).or_default().push(sample.waited);
     }
     println!(
         "discord_latency {name}: round trip {} ms, AI budget {} ms, think {}-{} ms, {} s of play",
@@ -451,8 +516,10 @@ fn report(
             ds.last().copied().unwrap_or_default().as_millis()
         );
     }
+    report_by_window(samples);
     let state = fake.state();
     let made = &state.requests[requests_before..];
+    report_by_route(made);
     let interactions = made
         .iter()
         .filter(|r| r.contains("/interactions/") || r.contains("/webhooks/"))

@@ -36,6 +36,7 @@ pub mod scheduler;
 mod send;
 
 use crate::Data;
+use global_rate::Urgency;
 use host::{AnnouncementKind, OutboxItem, Target};
 use outbox::{Fate, deliver};
 use poise::serenity_prelude::Http;
@@ -405,7 +406,7 @@ async fn deliver_stream(
             return LaneEnd::Stopped;
         }
         let started = Instant::now();
-        let fate = deliver(http, data, &item).await;
+        let fate = urgency_of(&item).scope(deliver(http, data, &item)).await;
         tracing::debug!(
             game_id = game,
             outbox_id = item.id,
@@ -423,6 +424,17 @@ async fn deliver_stream(
         }
     }
     LaneEnd::Delivered
+}
+
+/// Whether a player waits for a row (see `global_rate`): a turn's result,
+/// prompts, reminders, press and a game's end do; lobbies, a game's start,
+/// status edits and an abort can wait for them.
+fn urgency_of(item: &OutboxItem) -> Urgency {
+    use AnnouncementKind::*;
+    match item.announcement.as_ref().map(|a| a.kind) {
+        Ok(Lobby | Started | Waiting | Aborted) => Urgency::Background,
+        Ok(Moved | Turn | Private | Prompt | Reminder | Finished | Press) | Err(_) => Urgency::Turn,
+    }
 }
 
 /// Marks a row delivered; a failure is logged (the row goes out again,
