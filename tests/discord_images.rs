@@ -126,6 +126,16 @@ async fn a_diplomacy_phase_result_carries_the_map_and_its_orders() {
         .map(|m| m.text())
         .collect();
     assert!(text.contains("Spring 1901"), "{text}");
+    // Alice's prompt for the next phase shows the picture the channel
+    // shows: drawn once for the channel and every prompt.
+    let prompt = dm_where(&h.fake, ALICE, "the next phase's prompt", |m| {
+        m.file("my_orders.png").is_some() && m.text().contains("Fall 1901")
+    })
+    .await;
+    assert_eq!(
+        prompt.file("my_orders.png").unwrap().data,
+        result.file("map.png").unwrap().data
+    );
     h.finish().await;
 }
 

@@ -8,6 +8,7 @@ use host::{Announcement, AnnouncementKind, TurnActions};
 use poise::serenity_prelude as serenity;
 use render::BoardImage;
 use serenity::{CreateActionRow, CreateAttachment, CreateMessage, UserId};
+use std::sync::Arc;
 
 /// The messages that open a turn: the announcement's text and board (an
 /// image where the kind has one), then `extra` (the turn's prompt) with its
@@ -69,61 +70,86 @@ pub(crate) fn wants_image(data: &Data, a: &Announcement) -> bool {
 /// first its orders on the position before. Empty when the board cannot be
 /// drawn (logged), so the caller posts the text board instead.
 pub(crate) async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImage> {
-    let host = data.host.clone();
-    let (game_id, turn, kind) = (a.game_id, a.turn, a.kind);
     let started = std::time::Instant::now();
-    let drawn = tokio::task::spawn_blocking(move || -> Result<Vec<BoardImage>, String> {
-        let game = host.state_at(game_id, turn).map_err(|e| e.to_string())?;
-        // The legend names the players as the host seats them.
-        let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
-        let Some(board) = render::board_png(game.as_ref(), &players) else {
-            return Ok(Vec::new());
-        };
-        let board = board.map_err(|e| e.to_string())?;
-        let mut images = Vec::new();
-        if kind == AnnouncementKind::Turn && turn > 0 {
-            // The orders image is extra: without it the map still goes out.
-            // Drawn from the report's detail; rows older than the detail
-            // fall back to judging the stored actions again.
-            let orders = host.turn_record(game_id, turn).and_then(|(actions, report)| {
-                Ok(match actions {
-                    TurnActions::Moves(m) => {
-                        let before = host.state_at(game_id, turn - 1)?;
-                        render::orders_png_named(before.as_ref(), &report, &m, &players)
-                    }
-                    TurnActions::Forfeit(_) | TurnActions::Takeover(_) => None,
-                })
-            });
-            match orders {
-                Ok(Some(Ok(img))) => images.push(img),
-                Ok(None) => {}
-                Ok(Some(Err(e))) => {
-                    tracing::warn!(game_id, turn, error = %e, "cannot draw the orders image")
-                }
-                Err(e) => {
-                    tracing::warn!(game_id, turn, error = %e, "cannot read the turn for its orders image")
-                }
-            }
-        }
-        images.push(board);
-        Ok(images)
-    })
-    .await;
+    // The position first: the phase's prompts wait for the same drawing.
+    let Some(board) = position_image(data, a.game_id, a.turn).await else {
+        return Vec::new();
+    };
+    let mut images = Vec::new();
+    if a.kind == AnnouncementKind::Turn && a.turn > 0 {
+        images.extend(orders_image(data, a.game_id, a.turn).await);
+    }
+    images.push((*board).clone());
     tracing::debug!(
-        game_id,
-        turn,
+        game_id = a.game_id,
+        turn = a.turn,
         ms = started.elapsed().as_millis() as u64,
         "board images drawn"
     );
+    images
+}
+
+/// The position of `game_id` at `turn` as its kind draws it (for
+/// Diplomacy, the map with each power's player), drawn once a phase and
+/// shared by the channel's post and every player's prompt (see
+/// `phase_maps`). `None` when the kind has no image or it cannot be drawn
+/// (logged).
+pub(crate) async fn position_image(
+    data: &Data,
+    game_id: i64,
+    turn: u32,
+) -> Option<Arc<BoardImage>> {
+    let host = data.host.clone();
+    data.phase_maps
+        .get_or_draw(game_id, turn, move || {
+            let drawn = host.state_at(game_id, turn).map_err(|e| e.to_string());
+            let drawn = drawn.and_then(|game| {
+                // The legend names the players as the host seats them.
+                let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
+                render::board_png(game.as_ref(), &players)
+                    .transpose()
+                    .map_err(|e| e.to_string())
+            });
+            drawn.unwrap_or_else(|e| {
+                tracing::error!(game_id, turn, error = %e, "cannot draw the board; posting it as text");
+                None
+            })
+        })
+        .await
+}
+
+/// The orders of a resolved phase drawn on the position they were given
+/// in; `None` for kinds without such an image, or when it cannot be drawn
+/// (logged: the map still goes out without it).
+async fn orders_image(data: &Data, game_id: i64, turn: u32) -> Option<BoardImage> {
+    let host = data.host.clone();
+    let drawn = tokio::task::spawn_blocking(move || {
+        // Drawn from the report's detail; rows older than the detail fall
+        // back to judging the stored actions again.
+        let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
+        let (actions, report) = host.turn_record(game_id, turn).map_err(|e| e.to_string())?;
+        match actions {
+            TurnActions::Moves(m) => {
+                let before = host
+                    .state_at(game_id, turn - 1)
+                    .map_err(|e| e.to_string())?;
+                render::orders_png_named(before.as_ref(), &report, &m, &players)
+                    .transpose()
+                    .map_err(|e| e.to_string())
+            }
+            TurnActions::Forfeit(_) | TurnActions::Takeover(_) => Ok(None),
+        }
+    })
+    .await;
     match drawn {
-        Ok(Ok(images)) => images,
+        Ok(Ok(image)) => image,
         Ok(Err(e)) => {
-            tracing::error!(game_id, turn, error = %e, "cannot draw the board; posting it as text");
-            Vec::new()
+            tracing::warn!(game_id, turn, error = %e, "cannot draw the orders image");
+            None
         }
         Err(e) => {
-            tracing::error!(game_id, turn, error = %e, "board drawing task failed; posting it as text");
-            Vec::new()
+            tracing::warn!(game_id, turn, error = %e, "orders drawing task failed");
+            None
         }
     }
 }

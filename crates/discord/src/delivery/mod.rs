@@ -25,7 +25,7 @@
 //! processes, one delivers each game.
 
 pub mod ai_threads;
-mod boards;
+pub(crate) mod boards;
 pub mod channel_turns;
 pub mod dm_channels;
 pub mod global_rate;

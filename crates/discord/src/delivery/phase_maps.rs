@@ -1,12 +1,13 @@
-//! The map of a Diplomacy phase as it begins, drawn once and shared by the
-//! order-desk prompts of every power.
+//! The position of a phase as it begins, drawn once and shared by the
+//! channel's post and the order-desk prompts of every power.
 //!
 //! Why: a phase's prompts go to seven players at once, and before anyone
-//! has ordered, each one's private map is the same picture. Drawing it
-//! seven times (about 130 ms each, on a machine that also draws the
-//! channel's two images) made the last player wait seconds for their
-//! prompt; drawn once, the others wait for that one drawing only.
+//! has ordered, each one's private map is the picture the channel shows.
+//! Drawing it eight times (about 130 ms each, beside the channel's orders
+//! image) made the last player wait seconds for their prompt; drawn once,
+//! everyone waits for that one drawing only.
 
+use render::BoardImage;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use tokio::sync::OnceCell;
@@ -16,7 +17,7 @@ use tokio::sync::OnceCell;
 const REMEMBERED: usize = 64;
 
 /// One phase's drawing: empty until drawn; `None` when it could not be.
-type Drawing = Arc<OnceCell<Option<Arc<Vec<u8>>>>>;
+type Drawing = Arc<OnceCell<Option<Arc<BoardImage>>>>;
 
 /// The drawn maps of recent phases, by game and turn.
 #[derive(Clone, Default)]
@@ -32,12 +33,12 @@ struct Remembered {
 }
 
 impl PhaseMaps {
-    /// The PNG of `game`'s map at `turn`: drawn by `draw` (off the async
+    /// The image of `game`'s position at `turn`: drawn by `draw` (off the async
     /// workers) the first time, shared after; callers arriving while it is
     /// being drawn wait for that drawing instead of making their own.
-    pub async fn get_or_draw<F>(&self, game: i64, turn: u32, draw: F) -> Option<Arc<Vec<u8>>>
+    pub async fn get_or_draw<F>(&self, game: i64, turn: u32, draw: F) -> Option<Arc<BoardImage>>
     where
-        F: FnOnce() -> Option<Vec<u8>> + Send + 'static,
+        F: FnOnce() -> Option<BoardImage> + Send + 'static,
     {
         let cell = self.cell(game, turn);
         cell.get_or_init(|| async move {
@@ -73,6 +74,14 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    fn image(png: Vec<u8>) -> BoardImage {
+        BoardImage {
+            filename: "map.png",
+            png,
+            description: String::new(),
+        }
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn seven_prompts_of_a_phase_draw_its_map_once() {
         let maps = PhaseMaps::default();
@@ -84,25 +93,25 @@ mod tests {
                 maps.get_or_draw(1, 3, move || {
                     drawn.fetch_add(1, Ordering::SeqCst);
                     std::thread::sleep(std::time::Duration::from_millis(20));
-                    Some(vec![1, 2, 3])
+                    Some(image(vec![1, 2, 3]))
                 })
                 .await
             }));
         }
         for t in tasks {
-            assert_eq!(t.await.unwrap().as_deref(), Some(&vec![1, 2, 3]));
+            assert_eq!(t.await.unwrap().unwrap().png, vec![1, 2, 3]);
         }
         assert_eq!(drawn.load(Ordering::SeqCst), 1);
         // The next phase is another drawing.
-        let next = maps.get_or_draw(1, 4, || Some(vec![4])).await;
-        assert_eq!(next.as_deref(), Some(&vec![4]));
+        let next = maps.get_or_draw(1, 4, || Some(image(vec![4]))).await;
+        assert_eq!(next.unwrap().png, vec![4]);
     }
 
     #[tokio::test]
     async fn only_the_newest_phases_are_remembered() {
         let maps = PhaseMaps::default();
         for turn in 0..(REMEMBERED as u32 + 5) {
-            maps.get_or_draw(9, turn, move || Some(vec![turn as u8]))
+            maps.get_or_draw(9, turn, move || Some(image(vec![turn as u8])))
                 .await;
         }
         let r = maps.inner.lock().unwrap();

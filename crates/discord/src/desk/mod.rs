@@ -280,19 +280,6 @@ pub fn orders_map(desk: &Desk) -> Result<CreateAttachment, BotError> {
     Ok(map_attachment(desk, png))
 }
 
-/// The phase's map before anyone ordered: the same picture for every
-/// power, titled with the phase alone (drawn once, see `phase_maps`).
-fn phase_map(game: &Diplomacy) -> Option<Vec<u8>> {
-    let pos = render::diplomacy::MapPosition::of_game(game);
-    match render::diplomacy::render_position_png(&pos) {
-        Ok(png) => Some(png),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot draw the phase's map");
-            None
-        }
-    }
-}
-
 /// The private map's attachment: its PNG, described for screen readers
 /// with the power's pending orders.
 fn map_attachment(desk: &Desk, png: Vec<u8>) -> CreateAttachment {
@@ -344,12 +331,11 @@ pub async fn prompt(
     let rows = prompt_rows(&desk);
     let loaded_ms = started.elapsed().as_millis() as u64;
     let map = if desk.pending.is_empty() {
-        // Nobody's orders to draw: the phase's one shared picture.
-        let game = desk.game.clone();
-        data.phase_maps
-            .get_or_draw(a.game_id, a.turn, move || phase_map(&game))
+        // Nobody's orders to draw: the phase's one shared picture, the
+        // one the channel shows.
+        crate::delivery::boards::position_image(data, a.game_id, a.turn)
             .await
-            .map(|png| map_attachment(&desk, png.to_vec()))
+            .map(|image| map_attachment(&desk, image.png.clone()))
     } else {
         tokio::task::spawn_blocking(move || orders_map(&desk).ok())
             .await
