@@ -101,6 +101,9 @@ pub struct DiscordConfig {
     pub api_root_ca: Option<String>,
     /// Games whose messages are delivered at once (0: the default, 32).
     pub delivery_lanes: usize,
+    /// REST requests a second this process allows itself (0: the default,
+    /// 40; at most 45): its share of Discord's 50 a second per bot.
+    pub requests_per_second: u32,
 }
 
 impl fmt::Debug for DiscordConfig {
@@ -120,6 +123,7 @@ impl fmt::Debug for DiscordConfig {
             .field("api_address", &self.api_address)
             .field("api_root_ca", &self.api_root_ca)
             .field("delivery_lanes", &self.delivery_lanes)
+            .field("requests_per_second", &self.requests_per_second)
             .finish()
     }
 }
@@ -433,6 +437,17 @@ impl Config {
                 "database.url",
                 "expected a PostgreSQL URL such as postgres://gamehost:password@localhost:5432/gamehost"
                     .into(),
+            ));
+        }
+        if self.discord.requests_per_second > discord::MAX_REQUESTS_PER_SECOND {
+            return Err((
+                "discord.requests_per_second",
+                format!(
+                    "expected 0 (the default, {}) or a number from 1 to {}: Discord allows a bot 50 \
+                     requests a second, and the bot keeps a margin",
+                    discord::DEFAULT_REQUESTS_PER_SECOND,
+                    discord::MAX_REQUESTS_PER_SECOND
+                ),
             ));
         }
         check_log_filter(&self.log.level).map_err(|message| ("log.level", message))?;
@@ -787,6 +802,27 @@ mod tests {
             let err = check_log_filter(bad).unwrap_err();
             assert!(err.contains("expected error, warn, info"), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn a_request_pace_above_discords_limit_is_refused() {
+        let err = Config::load_from(
+            Path::new("/nonexistent"),
+            env(&[("GAMEHOST_DISCORD_REQUESTS_PER_SECOND", "50")]),
+        )
+        .unwrap_err()
+        .to_string();
+        // Named as the operator set it (here the variable).
+        assert!(
+            err.contains("GAMEHOST_DISCORD_REQUESTS_PER_SECOND=50") && err.contains("from 1 to 45"),
+            "{err}"
+        );
+        let c = Config::load_from(
+            Path::new("/nonexistent"),
+            env(&[("GAMEHOST_DISCORD_REQUESTS_PER_SECOND", "20")]),
+        )
+        .unwrap();
+        assert_eq!(c.discord.requests_per_second, 20);
     }
 
     #[test]

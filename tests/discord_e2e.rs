@@ -503,6 +503,7 @@ async fn a_failed_start_up_stops_the_bot_with_a_clear_message() {
         timeout_policy: host::TimeoutPolicy::Default,
         shards: None,
         delivery_lanes: 0,
+        requests_per_second: 0,
     };
     let bot = discord::Bot::start(host, clock, settings).await.unwrap();
     let err = tokio::time::timeout(support::fake_discord::WAIT, bot.wait())

@@ -164,6 +164,7 @@ pub fn bot_settings(config: &Config, registry: &host::Registry) -> discord::BotS
             .unwrap_or(host::TimeoutPolicy::Default),
         shards: None,
         delivery_lanes: config.discord.delivery_lanes,
+        requests_per_second: config.discord.requests_per_second,
     }
 }
 

@@ -116,6 +116,7 @@ impl Harness {
             timeout_policy: host::TimeoutPolicy::Default,
             shards: None,
             delivery_lanes: 0,
+            requests_per_second: 0,
         }
     }
 

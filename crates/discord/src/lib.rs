@@ -24,6 +24,7 @@ mod events;
 pub mod shards;
 mod ui;
 
+pub use delivery::global_rate::{DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND};
 pub use delivery::scheduler::ai_workers;
 pub use error::BotError;
 pub use shards::ShardRange;
@@ -66,6 +67,9 @@ pub struct BotSettings {
     /// Games whose messages are delivered at once (0: the default,
     /// [`delivery::LANES`]).
     pub delivery_lanes: usize,
+    /// REST requests a second this process allows itself (0: the default,
+    /// [`DEFAULT_REQUESTS_PER_SECOND`]; at most [`MAX_REQUESTS_PER_SECOND`]).
+    pub requests_per_second: u32,
 }
 
 impl std::fmt::Debug for BotSettings {
@@ -187,7 +191,9 @@ impl Bot {
             ai_threads: Arc::new(delivery::ai_threads::AiThreads::start(
                 delivery::scheduler::ai_workers(),
             )),
-            global_rate: Default::default(),
+            global_rate: Arc::new(delivery::global_rate::GlobalRate::new(
+                settings.requests_per_second,
+            )),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()

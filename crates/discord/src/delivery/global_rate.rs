@@ -31,12 +31,24 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-/// Requests a second the bot allows itself: with [`BURST`], at most 45 in
-/// any second, under Discord's 50 whichever way its windows fall.
-const PER_SECOND: f64 = 40.0;
+/// Requests a second a process allows itself by default: with [`BURST`],
+/// at most 45 in any second, under Discord's 50 whichever way its windows
+/// fall. Processes sharing one bot token share Discord's 50: each is given
+/// its part (`[discord] requests_per_second`).
+pub const DEFAULT_REQUESTS_PER_SECOND: u32 = 40;
 
-/// Requests that may go at once after a quiet spell.
+/// The most a process may allow itself: 45 and the burst of 5 make 50 in
+/// a second at most, Discord's limit.
+pub const MAX_REQUESTS_PER_SECOND: u32 = 45;
+
+/// Requests that may go at once after a quiet spell (fewer at a pace below
+/// five a second).
 const BURST: f64 = 5.0;
+
+/// What rounding may leave a whole token short of 1 (1/45 of a second
+/// has no exact float): counted as a token, so the bucket never waits a
+/// sleep too short for the timer to advance.
+const ROUNDING: f64 = 1e-9;
 
 /// While both kinds wait, one token in this many goes to a
 /// [`Urgency::Background`] request (8 a second of the 40).
@@ -73,13 +85,22 @@ impl Urgency {
 
 /// A token bucket shared by every task that sends to Discord, with a
 /// queue for each [`Urgency`].
-#[derive(Default)]
 pub struct GlobalRate {
     state: Arc<Mutex<Pace>>,
 }
 
+impl Default for GlobalRate {
+    fn default() -> Self {
+        GlobalRate::new(0)
+    }
+}
+
 /// The bucket and who waits for it.
 struct Pace {
+    /// Tokens earned a second.
+    per_second: f64,
+    /// Tokens kept at most.
+    burst: f64,
     tokens: f64,
     at: Instant,
     turn: VecDeque<oneshot::Sender<()>>,
@@ -90,10 +111,15 @@ struct Pace {
     handing_out: bool,
 }
 
-impl Default for Pace {
-    fn default() -> Self {
+impl Pace {
+    /// A full bucket earning `per_second` tokens a second.
+    fn new(per_second: u32) -> Pace {
+        let per_second = f64::from(per_second.max(1));
+        let burst = BURST.min(per_second);
         Pace {
-            tokens: BURST,
+            per_second,
+            burst,
+            tokens: burst,
             at: Instant::now(),
             turn: VecDeque::new(),
             background: VecDeque::new(),
@@ -101,14 +127,17 @@ impl Default for Pace {
             handing_out: false,
         }
     }
-}
 
-impl Pace {
     /// Adds the tokens earned since the last look.
     fn refill(&mut self, now: Instant) {
-        let earned = now.saturating_duration_since(self.at).as_secs_f64() * PER_SECOND;
-        self.tokens = (self.tokens + earned).min(BURST);
+        let earned = now.saturating_duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + earned).min(self.burst);
         self.at = now;
+    }
+
+    /// Whether a whole token is there to take.
+    fn has_token(&self) -> bool {
+        self.tokens + ROUNDING >= 1.0
     }
 
     /// The next waiter to get a token: a turn's first, but background gets
@@ -130,7 +159,7 @@ impl Pace {
     /// next token, or `None` when nobody waits any more.
     fn hand_out(&mut self, now: Instant) -> Option<Duration> {
         self.refill(now);
-        while self.tokens >= 1.0 {
+        while self.has_token() {
             let Some(waiter) = self.next_waiter() else {
                 self.handing_out = false;
                 return None;
@@ -140,11 +169,25 @@ impl Pace {
                 self.tokens -= 1.0;
             }
         }
-        Some(Duration::from_secs_f64((1.0 - self.tokens) / PER_SECOND))
+        let short = (1.0 - self.tokens) / self.per_second;
+        Some(Duration::from_secs_f64(short).max(Duration::from_millis(1)))
     }
 }
 
 impl GlobalRate {
+    /// A pace of `per_second` requests a second (0: the default,
+    /// [`DEFAULT_REQUESTS_PER_SECOND`]; more than
+    /// [`MAX_REQUESTS_PER_SECOND`] is taken as that).
+    pub fn new(per_second: u32) -> GlobalRate {
+        let per_second = match per_second {
+            0 => DEFAULT_REQUESTS_PER_SECOND,
+            n => n.min(MAX_REQUESTS_PER_SECOND),
+        };
+        GlobalRate {
+            state: Arc::new(Mutex::new(Pace::new(per_second))),
+        }
+    }
+
     /// Waits until one more request of the current work's urgency fits in
     /// the global limit.
     pub async fn wait(&self) {
@@ -158,7 +201,7 @@ impl GlobalRate {
             let mut pace = self.state.lock().unwrap_or_else(|p| p.into_inner());
             pace.refill(Instant::now());
             let queued = !pace.turn.is_empty() || !pace.background.is_empty();
-            if !queued && pace.tokens >= 1.0 {
+            if !queued && pace.has_token() {
                 pace.tokens -= 1.0;
                 return;
             }
@@ -293,6 +336,21 @@ mod tests {
             "{:?}",
             start.elapsed()
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_process_given_a_share_keeps_to_it() {
+        // Two processes on one token, 20 a second each.
+        let rate = Arc::new(GlobalRate::new(20));
+        let sent = times_of(&rate, 105, Urgency::Turn).await;
+        // (105 - 5) / 20 s.
+        let took = sent.last().unwrap().as_secs_f64();
+        assert!((4.9..5.1).contains(&took), "{took}");
+        // A pace above the maximum is the maximum.
+        let rate = Arc::new(GlobalRate::new(1000));
+        let sent = times_of(&rate, 95, Urgency::Turn).await;
+        let took = sent.last().unwrap().as_secs_f64();
+        assert!((1.9..2.1).contains(&took), "{took}");
     }
 
     #[tokio::test(start_paused = true)]
