@@ -36,6 +36,8 @@ pub struct Config {
     pub battle: BattleConfig,
     /// Logging.
     pub log: LogConfig,
+    /// The health and metrics endpoint.
+    pub metrics: MetricsConfig,
 }
 
 /// `[database]`: a SQLite file (`path`, the default) or a PostgreSQL
@@ -198,6 +200,30 @@ pub struct BattleConfig {
     pub roster: String,
 }
 
+/// `[metrics]`: `/healthz` and `/metrics` over HTTP, off unless `listen` is set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// `address:port` to serve on, e.g. `127.0.0.1:9091`; empty: off.
+    pub listen: String,
+}
+
+impl MetricsConfig {
+    /// The address to serve on, `None` when off, or why `listen` is not one.
+    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, String> {
+        let text = self.listen.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(|_| {
+            format!(
+                "`{}` is not an address and port; expected e.g. \"127.0.0.1:9091\"",
+                text.chars().take(100).collect::<String>()
+            )
+        })
+    }
+}
+
 /// `[log]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -239,7 +265,15 @@ pub enum ConfigError {
     },
 }
 
-const SECTIONS: &[&str] = &["database", "discord", "deadlines", "ai", "battle", "log"];
+const SECTIONS: &[&str] = &[
+    "database",
+    "discord",
+    "deadlines",
+    "ai",
+    "battle",
+    "log",
+    "metrics",
+];
 
 /// The largest config file read (the example is about 2 KB).
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
@@ -263,6 +297,7 @@ const TEXT_KEYS: &[&str] = &[
     "deadlines.timeout_policy",
     "battle.roster",
     "log.level",
+    "metrics.listen",
 ];
 
 /// A setting given by an environment variable.
@@ -436,6 +471,9 @@ impl Config {
             ));
         }
         check_log_filter(&self.log.level).map_err(|message| ("log.level", message))?;
+        self.metrics
+            .address()
+            .map_err(|message| ("metrics.listen", message))?;
         Ok(())
     }
 

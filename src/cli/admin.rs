@@ -97,7 +97,9 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     // clean stop so other processes take its work over at once.
     host.register_instance(env!("CARGO_PKG_VERSION"))?;
     let host = Arc::new(host);
-    let ran = discord::run_blocking(settings, host.clone());
+    // Config::load has checked the address.
+    let metrics = config.metrics.address().ok().flatten();
+    let ran = discord::run_blocking(settings, host.clone(), metrics);
     if let Err(e) = host.unregister_instance() {
         tracing::warn!(error = %e, "could not unregister this instance");
     }

@@ -15,6 +15,7 @@ pub mod admin;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
+pub mod health;
 pub mod ladder;
 pub mod migrate_db;
 pub mod puzzle;
@@ -47,6 +48,8 @@ pub enum Command {
         /// Where to write the copy (default: `[database] backup_dir`/gamehost-<time>.db).
         dest: Option<PathBuf>,
     },
+    /// Ask a running bot's /healthz (at `[metrics] listen`): exit 0 if it is healthy.
+    Health,
     /// Copy a SQLite database into an empty PostgreSQL one, then check it.
     MigrateDb(migrate_db::MigrateDbArgs),
     /// Crash-safety soak: plays games until killed (used by tests).
@@ -127,6 +130,7 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Check => admin::check(&load_config(&cli.config)?),
         Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
+        Command::Health => health::run(&load_config(&cli.config)?),
         Command::Soak(a) => soak::run(a),
         Command::MigrateDb(a) => migrate_db::run(a, &load_config(&cli.config)?),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
