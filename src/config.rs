@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The config file read when `--config` is not given (optional).
 pub const DEFAULT_CONFIG_FILE: &str = "gamehost.toml";
@@ -38,6 +39,8 @@ pub struct Config {
     pub log: LogConfig,
     /// The health and metrics endpoint.
     pub metrics: MetricsConfig,
+    /// Scheduled backups of the SQLite file.
+    pub backup: BackupConfig,
 }
 
 /// `[database]`: a SQLite file (`path`, the default) or a PostgreSQL
@@ -224,6 +227,26 @@ impl MetricsConfig {
     }
 }
 
+/// `[backup]`: snapshots of the SQLite file taken by `gamehost run` into
+/// `[database] backup_dir`, pruned to the newest `keep`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackupConfig {
+    /// How often: a whole number with s, m, h or d (`"6h"`); `"0"`: never.
+    pub every: String,
+    /// How many scheduled snapshots are kept (0: every one).
+    pub keep: usize,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig {
+            every: "6h".into(),
+            keep: 14,
+        }
+    }
+}
+
 /// `[log]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -273,6 +296,7 @@ const SECTIONS: &[&str] = &[
     "battle",
     "log",
     "metrics",
+    "backup",
 ];
 
 /// The largest config file read (the example is about 2 KB).
@@ -298,6 +322,7 @@ const TEXT_KEYS: &[&str] = &[
     "battle.roster",
     "log.level",
     "metrics.listen",
+    "backup.every",
 ];
 
 /// A setting given by an environment variable.
@@ -474,6 +499,7 @@ impl Config {
         self.metrics
             .address()
             .map_err(|message| ("metrics.listen", message))?;
+        parse_every(&self.backup.every).map_err(|message| ("backup.every", message))?;
         Ok(())
     }
 
@@ -481,6 +507,34 @@ impl Config {
     pub fn token(&self) -> Option<&str> {
         let t = self.discord.token.trim();
         (!t.is_empty()).then_some(t)
+    }
+}
+
+/// Parses a span such as `6h`, `30m`, `90s` or `1d`; `0` or empty: none.
+pub fn parse_every(text: &str) -> Result<Option<Duration>, String> {
+    let t = text.trim();
+    if t.is_empty() || t == "0" {
+        return Ok(None);
+    }
+    let expected = || {
+        format!(
+            "`{}` is not a span of time; expected a whole number with s, m, h or d, such as \"6h\" (\"0\": off)",
+            t.chars().take(50).collect::<String>()
+        )
+    };
+    let (number, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: u64 = number.parse().map_err(|_| expected())?;
+    let seconds = match unit.trim() {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(expected()),
+    };
+    match n.checked_mul(seconds) {
+        Some(0) => Ok(None),
+        Some(s) => Ok(Some(Duration::from_secs(s))),
+        None => Err(expected()),
     }
 }
 
@@ -854,5 +908,20 @@ mod tests {
         assert_eq!(d.seconds_for("diplomacy"), Some(86_400));
         assert_eq!(d.seconds_for("nim"), None);
         assert_eq!(d.seconds_for("reminder_percent"), None);
+    }
+
+    #[test]
+    fn backup_spans_are_whole_numbers_with_a_unit() {
+        assert_eq!(parse_every("6h"), Ok(Some(Duration::from_secs(21_600))));
+        assert_eq!(parse_every("90s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(parse_every("30m"), Ok(Some(Duration::from_secs(1800))));
+        assert_eq!(parse_every("1d"), Ok(Some(Duration::from_secs(86_400))));
+        for off in ["0", "", " ", "0h"] {
+            assert_eq!(parse_every(off), Ok(None), "{off:?}");
+        }
+        for bad in ["6", "h", "6 hours", "-1h", "1.5h", "99999999999999999999d"] {
+            let err = parse_every(bad).unwrap_err();
+            assert!(err.contains("expected a whole number"), "{bad}: {err}");
+        }
     }
 }
