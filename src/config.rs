@@ -850,6 +850,40 @@ mod tests {
         assert_eq!(c, Config::default());
     }
 
+    /// Every commented-out setting of the example (`# key = value`) is
+    /// valid as written: uncommented all at once, the file loads.
+    #[test]
+    fn every_commented_setting_of_the_example_loads_uncommented() {
+        let example =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
+                .unwrap();
+        let mut uncommented = 0;
+        let text: String = example
+            .lines()
+            .map(|line| {
+                let setting = line.strip_prefix("# ").filter(|rest| {
+                    rest.split_once(" = ").is_some_and(|(key, _)| {
+                        !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    })
+                });
+                match setting {
+                    Some(rest) => {
+                        uncommented += 1;
+                        format!("{rest}\n")
+                    }
+                    None => format!("{line}\n"),
+                }
+            })
+            .collect();
+        assert!(uncommented >= 6, "found {uncommented} commented settings");
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        let c = Config::load_from(f.path(), env(&[])).unwrap();
+        assert_eq!(c.discord.guild_id, Some(123_456_789_012_345_678));
+        assert_eq!(c.discord.api_base.as_deref(), Some("http://127.0.0.1:8080"));
+        assert!(c.database.url.is_some());
+    }
+
     #[test]
     fn missing_explicit_file() {
         let err = Config::load(Path::new("/nonexistent/x.toml"), true).unwrap_err();

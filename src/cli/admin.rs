@@ -63,6 +63,7 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
         discord::check_api_base(base)?;
     }
     api_address(&config)?;
+    check_deadline_minimums(&config)?;
     init_logging(&config.log.level, config.token());
     let path = &config.database.path;
     let location = config.database.location();
@@ -135,6 +136,22 @@ fn schedule_backups(config: &Config) {
             "`[backup] every` copies a SQLite file; back the PostgreSQL database up with pg_dump"
         ),
     }
+}
+
+/// Refuses a `[deadlines] <kind>_seconds` below its game's minimum (0, no
+/// deadline, is allowed): the same rule `/game new` applies to players.
+fn check_deadline_minimums(config: &Config) -> anyhow::Result<()> {
+    let registry = super::registry_from_config(config)?;
+    for kind in registry.names() {
+        let (Some(seconds), Ok(entry)) = (config.deadlines.seconds_for(kind), registry.get(kind))
+        else {
+            continue;
+        };
+        host::limits::check_turn_seconds(entry, Some(seconds)).map_err(|why| {
+            anyhow::anyhow!("config `[deadlines] {kind}_seconds = {seconds}`: {why}")
+        })?;
+    }
+    Ok(())
 }
 
 /// `[discord] api_address` as a socket address (`host:port`, looked up
