@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The config file read when `--config` is not given (optional).
 pub const DEFAULT_CONFIG_FILE: &str = "gamehost.toml";
@@ -36,6 +37,10 @@ pub struct Config {
     pub battle: BattleConfig,
     /// Logging.
     pub log: LogConfig,
+    /// The health and metrics endpoint.
+    pub metrics: MetricsConfig,
+    /// Scheduled backups of the SQLite file.
+    pub backup: BackupConfig,
 }
 
 /// `[database]`: a SQLite file (`path`, the default) or a PostgreSQL
@@ -202,6 +207,50 @@ pub struct BattleConfig {
     pub roster: String,
 }
 
+/// `[metrics]`: `/healthz` and `/metrics` over HTTP, off unless `listen` is set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// `address:port` to serve on, e.g. `127.0.0.1:9091`; empty: off.
+    pub listen: String,
+}
+
+impl MetricsConfig {
+    /// The address to serve on, `None` when off, or why `listen` is not one.
+    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, String> {
+        let text = self.listen.trim();
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(|_| {
+            format!(
+                "`{}` is not an address and port; expected e.g. \"127.0.0.1:9091\"",
+                text.chars().take(100).collect::<String>()
+            )
+        })
+    }
+}
+
+/// `[backup]`: snapshots of the SQLite file taken by `gamehost run` into
+/// `[database] backup_dir`, pruned to the newest `keep`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BackupConfig {
+    /// How often: a whole number with s, m, h or d (`"6h"`); `"0"`: never.
+    pub every: String,
+    /// How many scheduled snapshots are kept (0: every one).
+    pub keep: usize,
+}
+
+impl Default for BackupConfig {
+    fn default() -> Self {
+        BackupConfig {
+            every: "6h".into(),
+            keep: 14,
+        }
+    }
+}
+
 /// `[log]`
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -243,7 +292,16 @@ pub enum ConfigError {
     },
 }
 
-const SECTIONS: &[&str] = &["database", "discord", "deadlines", "ai", "battle", "log"];
+const SECTIONS: &[&str] = &[
+    "database",
+    "discord",
+    "deadlines",
+    "ai",
+    "battle",
+    "log",
+    "metrics",
+    "backup",
+];
 
 /// The largest config file read (the example is about 2 KB).
 pub const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
@@ -267,6 +325,8 @@ const TEXT_KEYS: &[&str] = &[
     "deadlines.timeout_policy",
     "battle.roster",
     "log.level",
+    "metrics.listen",
+    "backup.every",
 ];
 
 /// A setting given by an environment variable.
@@ -451,6 +511,10 @@ impl Config {
             ));
         }
         check_log_filter(&self.log.level).map_err(|message| ("log.level", message))?;
+        self.metrics
+            .address()
+            .map_err(|message| ("metrics.listen", message))?;
+        parse_every(&self.backup.every).map_err(|message| ("backup.every", message))?;
         Ok(())
     }
 
@@ -458,6 +522,34 @@ impl Config {
     pub fn token(&self) -> Option<&str> {
         let t = self.discord.token.trim();
         (!t.is_empty()).then_some(t)
+    }
+}
+
+/// Parses a span such as `6h`, `30m`, `90s` or `1d`; `0` or empty: none.
+pub fn parse_every(text: &str) -> Result<Option<Duration>, String> {
+    let t = text.trim();
+    if t.is_empty() || t == "0" {
+        return Ok(None);
+    }
+    let expected = || {
+        format!(
+            "`{}` is not a span of time; expected a whole number with s, m, h or d, such as \"6h\" (\"0\": off)",
+            t.chars().take(50).collect::<String>()
+        )
+    };
+    let (number, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: u64 = number.parse().map_err(|_| expected())?;
+    let seconds = match unit.trim() {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => return Err(expected()),
+    };
+    match n.checked_mul(seconds) {
+        Some(0) => Ok(None),
+        Some(s) => Ok(Some(Duration::from_secs(s))),
+        None => Err(expected()),
     }
 }
 
@@ -773,6 +865,40 @@ mod tests {
         assert_eq!(c, Config::default());
     }
 
+    /// Every commented-out setting of the example (`# key = value`) is
+    /// valid as written: uncommented all at once, the file loads.
+    #[test]
+    fn every_commented_setting_of_the_example_loads_uncommented() {
+        let example =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
+                .unwrap();
+        let mut uncommented = 0;
+        let text: String = example
+            .lines()
+            .map(|line| {
+                let setting = line.strip_prefix("# ").filter(|rest| {
+                    rest.split_once(" = ").is_some_and(|(key, _)| {
+                        !key.is_empty() && key.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                    })
+                });
+                match setting {
+                    Some(rest) => {
+                        uncommented += 1;
+                        format!("{rest}\n")
+                    }
+                    None => format!("{line}\n"),
+                }
+            })
+            .collect();
+        assert!(uncommented >= 6, "found {uncommented} commented settings");
+        let mut f = tempfile::NamedTempFile::new().unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+        let c = Config::load_from(f.path(), env(&[])).unwrap();
+        assert_eq!(c.discord.guild_id, Some(123_456_789_012_345_678));
+        assert_eq!(c.discord.api_base.as_deref(), Some("http://127.0.0.1:8080"));
+        assert!(c.database.url.is_some());
+    }
+
     #[test]
     fn missing_explicit_file() {
         let err = Config::load(Path::new("/nonexistent/x.toml"), true).unwrap_err();
@@ -852,5 +978,20 @@ mod tests {
         assert_eq!(d.seconds_for("diplomacy"), Some(86_400));
         assert_eq!(d.seconds_for("nim"), None);
         assert_eq!(d.seconds_for("reminder_percent"), None);
+    }
+
+    #[test]
+    fn backup_spans_are_whole_numbers_with_a_unit() {
+        assert_eq!(parse_every("6h"), Ok(Some(Duration::from_secs(21_600))));
+        assert_eq!(parse_every("90s"), Ok(Some(Duration::from_secs(90))));
+        assert_eq!(parse_every("30m"), Ok(Some(Duration::from_secs(1800))));
+        assert_eq!(parse_every("1d"), Ok(Some(Duration::from_secs(86_400))));
+        for off in ["0", "", " ", "0h"] {
+            assert_eq!(parse_every(off), Ok(None), "{off:?}");
+        }
+        for bad in ["6", "h", "6 hours", "-1h", "1.5h", "99999999999999999999d"] {
+            let err = parse_every(bad).unwrap_err();
+            assert!(err.contains("expected a whole number"), "{bad}: {err}");
+        }
     }
 }

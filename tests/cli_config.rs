@@ -488,3 +488,39 @@ fn make_fifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status().unwrap();
     assert!(made.success(), "mkfifo {}", path.display());
 }
+
+/// A default deadline below its game's minimum is refused by `run` before
+/// anything is opened, with one line naming the setting and the minimum.
+#[test]
+fn deadline_minimums_are_enforced_at_start_up() {
+    let dir = tempfile::tempdir().unwrap();
+    for (var, value, says) in [
+        (
+            "GAMEHOST_DEADLINES_BATTLE_SECONDS",
+            "5",
+            "config `[deadlines] battle_seconds = 5`: A deadline of 5 s per turn is too short for battle: the minimum is 30 s",
+        ),
+        (
+            "GAMEHOST_DEADLINES_DIPLOMACY_SECONDS",
+            "300",
+            "config `[deadlines] diplomacy_seconds = 300`: A deadline of 5 min per turn is too short for diplomacy: the minimum is 10 min",
+        ),
+    ] {
+        let run = gamehost(dir.path())
+            .env("GAMEHOST_DATABASE_PATH", dir.path().join("gamehost.db"))
+            .env("DISCORD_TOKEN", "a-token-for-the-test")
+            .env(var, value)
+            .arg("run")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = texts(&run);
+        let out = format!("{stdout}{stderr}");
+        assert_eq!(run.status.code(), Some(1), "{out}");
+        assert_eq!(out.trim().lines().count(), 1, "{out}");
+        assert!(out.contains(says), "{out}");
+    }
+    assert!(
+        !dir.path().join("gamehost.db").exists(),
+        "a refused start created the database"
+    );
+}

@@ -63,6 +63,7 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
         discord::check_api_base(base)?;
     }
     api_address(&config)?;
+    check_deadline_minimums(&config)?;
     init_logging(&config.log.level, config.token());
     let path = &config.database.path;
     let location = config.database.location();
@@ -77,7 +78,16 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
             path.display()
         );
     }
+    // One process per SQLite file: the lock is held until this returns.
+    let mut lock = None;
+    if let store::Location::Sqlite(path) = &location {
+        lock = super::backups::lock(path, "start")?;
+        super::backups::before_migration(path, &config.database.backup_dir)?;
+    }
     let host = super::open_host(&config)?.with_abandon_after(config.deadlines.abandon_after);
+    if let (None, store::Location::Sqlite(path)) = (&lock, &location) {
+        lock = super::backups::lock(path, "start")?; // the file is new
+    }
     let report = inspect(&host)?;
     if !report.problems.is_empty() {
         for p in &report.problems {
@@ -92,16 +102,56 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     }
     let mut settings = bot_settings(&config, host.registry());
     settings.shards = shards;
+    schedule_backups(&config);
     // Refused while a process of another gamehost version runs on the
     // database (a shared PostgreSQL one); its claims are given up on a
     // clean stop so other processes take its work over at once.
     host.register_instance(env!("CARGO_PKG_VERSION"))?;
     let host = Arc::new(host);
-    let ran = discord::run_blocking(settings, host.clone());
+    // Config::load has checked the address.
+    let metrics = config.metrics.address().ok().flatten();
+    let ran = discord::run_blocking(settings, host.clone(), metrics);
     if let Err(e) = host.unregister_instance() {
         tracing::warn!(error = %e, "could not unregister this instance");
     }
+    drop(lock);
     ran
+}
+
+/// Starts the `[backup] every` schedule (SQLite only: a PostgreSQL
+/// database is backed up with `pg_dump`).
+fn schedule_backups(config: &Config) {
+    // Config::load has checked the span.
+    let Ok(Some(every)) = crate::config::parse_every(&config.backup.every) else {
+        return;
+    };
+    match config.database.location() {
+        store::Location::Sqlite(path) => super::backups::schedule(
+            path,
+            config.database.backup_dir.clone(),
+            every,
+            config.backup.keep,
+        ),
+        store::Location::Postgres(_) => tracing::info!(
+            "`[backup] every` copies a SQLite file; back the PostgreSQL database up with pg_dump"
+        ),
+    }
+}
+
+/// Refuses a `[deadlines] <kind>_seconds` below its game's minimum (0, no
+/// deadline, is allowed): the same rule `/game new` applies to players.
+fn check_deadline_minimums(config: &Config) -> anyhow::Result<()> {
+    let registry = super::registry_from_config(config)?;
+    for kind in registry.names() {
+        let (Some(seconds), Ok(entry)) = (config.deadlines.seconds_for(kind), registry.get(kind))
+        else {
+            continue;
+        };
+        host::limits::check_turn_seconds(entry, Some(seconds)).map_err(|why| {
+            anyhow::anyhow!("config `[deadlines] {kind}_seconds = {seconds}`: {why}")
+        })?;
+    }
+    Ok(())
 }
 
 /// `[discord] api_address` as a socket address (`host:port`, looked up
@@ -561,60 +611,145 @@ pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
             store::redact_url(&url)
         );
     }
-    let store = Store::open_existing(&config.database.path)?;
-    let (dir, explicit) = match &dest {
-        Some(d) => {
-            let dir = d
-                .parent()
-                .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."))
-                .to_path_buf();
-            (dir, true)
-        }
-        None => {
-            let dir = config.database.backup_dir.clone();
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            (dir, false)
-        }
+    // Into a folder (`[database] backup_dir` by default): a dated file.
+    let folder = match &dest {
+        None => Some(config.database.backup_dir.clone()),
+        Some(d) if d.is_dir() => Some(d.clone()),
+        Some(_) => None,
     };
+    if let Some(folder) = folder {
+        let file = super::backups::dated_snapshot(&config.database.path, &folder, "gamehost-")?;
+        println!("backed up to {}", file.display());
+        return Ok(());
+    }
+    let store = Store::open_existing(&config.database.path)?;
+    let dir = dest
+        .as_ref()
+        .and_then(|d| d.parent())
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
     if let Some(d) = dest.as_ref().filter(|d| d.exists()) {
         bail!(
             "backup to {} refused: the file exists, and a backup never overwrites one",
             d.display()
         );
     }
-    let tmp = dir.join(format!(
-        ".gamehost-backup-{}-{}.partial",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos())
-            .unwrap_or(0)
-    ));
-    let written = store
-        .backup_to(&tmp)
-        .map_err(anyhow::Error::from)
-        .and_then(|()| {
-            // The copy must be on disk before it carries the final name.
-            std::fs::File::open(&tmp)
-                .and_then(|f| f.sync_all())
-                .map_err(anyhow::Error::from)
-        });
-    let target = dest.clone().unwrap_or_else(|| dir.join("gamehost.db"));
+    let tmp = super::backups::temporary_in(&dir);
+    let written = super::backups::write_snapshot(&store, &tmp);
+    let target = dest.unwrap_or_else(|| dir.join("gamehost.db"));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
         return Err(e.context(format!("backup to {} failed", target.display())));
     }
-    let published = if explicit {
-        publish(&tmp, &target).map(|()| target)
-    } else {
-        publish_unique(&tmp, &dir)
-    };
+    let published = publish(&tmp, &target);
     let _ = std::fs::remove_file(&tmp);
-    let path = published?;
-    println!("backed up to {}", path.display());
+    published?;
+    println!("backed up to {}", target.display());
     Ok(())
+}
+
+/// Puts the backup `file` in place of the configured SQLite database once
+/// it passes the check, refusing while a bot runs on the database. The
+/// database it replaces (and its `-wal`/`-shm` files) is kept beside it as
+/// `<name>.replaced-YYYYMMDD-HHMMSS`.
+pub fn restore(config: &Config, file: &Path) -> anyhow::Result<()> {
+    let store::Location::Sqlite(target) = config.database.location() else {
+        bail!(
+            "`gamehost restore` puts back a SQLite file; the games are on PostgreSQL: restore \
+             a `pg_dump` with `pg_restore`"
+        );
+    };
+    let backup = Store::open_read_only(file).map_err(|e| match e {
+        StoreError::NotFound { .. } => anyhow::anyhow!("there is no database {}", file.display()),
+        e => anyhow::Error::new(e).context(format!("cannot open the backup {}", file.display())),
+    })?;
+    let report = inspect(&host_on(config, backup)?)?;
+    let older = report.version < schema_version_known();
+    // An older schema is one problem `check` names, not damage: `run`
+    // migrates it (and an older gamehost runs it as it is: a rollback).
+    let damage: Vec<&String> = report
+        .problems
+        .iter()
+        .filter(|p| !(older && p.starts_with("database: schema version")))
+        .collect();
+    if !damage.is_empty() {
+        for p in &damage {
+            eprintln!("{p}");
+        }
+        bail!(
+            "restore refused: the backup {} has {} problem(s) (listed above)",
+            file.display(),
+            damage.len()
+        );
+    }
+    let _lock = super::backups::lock(&target, "restore")?;
+    let dir = target
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let tmp = super::backups::temporary_in(dir);
+    let copied = std::fs::copy(file, &tmp)
+        .and_then(|_| std::fs::File::open(&tmp)?.sync_all())
+        .with_context(|| format!("restore to {} failed", target.display()));
+    if let Err(e) = copied {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
+    let kept = set_aside(&target)?;
+    std::fs::rename(&tmp, &target)
+        .with_context(|| format!("restore to {} failed", target.display()))?;
+    match kept {
+        Some(old) => println!(
+            "restored {} to {} ({} game(s), schema version {}); the database it replaced is {}",
+            file.display(),
+            target.display(),
+            report.games,
+            report.version,
+            old.display()
+        ),
+        None => println!(
+            "restored {} to {} ({} game(s), schema version {})",
+            file.display(),
+            target.display(),
+            report.games,
+            report.version
+        ),
+    }
+    Ok(())
+}
+
+/// Renames the database `target` and its `-wal` and `-shm` files to
+/// `<name>.replaced-STAMP[-wal|-shm]`; the old WAL must never meet the
+/// restored file. `None` if there was no database.
+fn set_aside(target: &Path) -> anyhow::Result<Option<PathBuf>> {
+    if !target.exists() {
+        return Ok(None);
+    }
+    let stamp = super::backups::utc_stamp(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0),
+    );
+    let mut aside = target.as_os_str().to_os_string();
+    aside.push(format!(".replaced-{stamp}"));
+    let aside = PathBuf::from(aside);
+    for suffix in ["-wal", "-shm", ""] {
+        let mut from = target.as_os_str().to_os_string();
+        from.push(suffix);
+        let mut to = aside.as_os_str().to_os_string();
+        to.push(suffix);
+        if Path::new(&from).exists() {
+            std::fs::rename(&from, &to).with_context(|| {
+                format!(
+                    "restore refused: cannot move {} aside",
+                    Path::new(&from).display()
+                )
+            })?;
+        }
+    }
+    Ok(Some(aside))
 }
 
 /// Gives the finished copy `tmp` the name `dest`, failing if that exists
@@ -632,78 +767,9 @@ fn publish(tmp: &Path, dest: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// Publishes `tmp` in `dir` as `gamehost-YYYYMMDD-HHMMSS.db`, or with `-2`,
-/// `-3`... when a backup of the same second is already there.
-fn publish_unique(tmp: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
-    let stamp = utc_stamp(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0),
-    );
-    for n in 1..1000 {
-        let name = if n == 1 {
-            format!("gamehost-{stamp}.db")
-        } else {
-            format!("gamehost-{stamp}-{n}.db")
-        };
-        let dest = dir.join(name);
-        match std::fs::hard_link(tmp, &dest) {
-            Ok(()) => return Ok(dest),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => {
-                return Err(
-                    anyhow::Error::from(e).context(format!("backup to {} failed", dest.display()))
-                );
-            }
-        }
-    }
-    bail!(
-        "backup to {} failed: 999 backups of this second already exist",
-        dir.display()
-    )
-}
-
-/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds, so backup names sort by time
-/// without a date crate.
-fn utc_stamp(secs: i64) -> String {
-    let (year, month, day) = utc_date(secs);
-    let rem = secs.rem_euclid(86_400);
-    format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// The UTC (year, month, day) of Unix seconds: Howard Hinnant's
-/// civil-from-days in the proleptic Gregorian calendar.
-pub(super) fn utc_date(secs: i64) -> (i64, i64, i64) {
-    let days = secs.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utc_stamps_match_known_dates() {
-        assert_eq!(utc_stamp(0), "19700101-000000");
-        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
-        assert_eq!(utc_stamp(1_800_000_000), "20270115-080000");
-        assert_eq!(utc_stamp(1_709_251_199), "20240229-235959");
-    }
 
     #[test]
     fn a_turn_log_must_hold_exactly_turns_one_to_the_counter() {

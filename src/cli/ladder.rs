@@ -136,7 +136,7 @@ fn today() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let (y, m, d) = super::admin::utc_date(secs as i64);
+    let (y, m, d) = super::backups::utc_date(secs as i64);
     format!("{y:04}-{m:02}-{d:02}")
 }
 

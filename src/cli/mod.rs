@@ -12,9 +12,11 @@ use store::Store;
 
 // gamehost:cli-modules — one `pub mod <game>;` line per game's tools.
 pub mod admin;
+pub mod backups;
 pub mod battle;
 pub mod cards;
 pub mod diplomacy;
+pub mod health;
 pub mod ladder;
 pub mod migrate_db;
 pub mod puzzle;
@@ -41,12 +43,30 @@ pub enum Command {
     /// Play a game in this terminal against the AI, no Discord needed.
     Play(crate::terminal::PlayArgs),
     /// Check the database: every game loads and replays from its turn log.
-    Check,
+    Check {
+        /// Check this SQLite file instead of the configured database.
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
     /// Copy the live database to a consistent snapshot file.
     Backup {
-        /// Where to write the copy (default: `[database] backup_dir`/gamehost-<time>.db).
+        /// Where to write the copy: a new file, or a folder to write
+        /// gamehost-<time>.db in (default: `[database] backup_dir`).
         dest: Option<PathBuf>,
+        /// Back up this SQLite file instead of the configured database.
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
     },
+    /// Put a backup in place of the database, once it passes the check (never while a bot runs on it).
+    Restore {
+        /// The backup file (written by `gamehost backup` or the schedule).
+        file: PathBuf,
+        /// Restore to this SQLite file instead of the configured database.
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+    },
+    /// Ask a running bot's /healthz (at `[metrics] listen`): exit 0 if it is healthy.
+    Health,
     /// Copy a SQLite database into an empty PostgreSQL one, then check it.
     MigrateDb(migrate_db::MigrateDbArgs),
     /// Crash-safety soak: plays games until killed (used by tests).
@@ -125,8 +145,14 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
             let config = load_config(&cli.config)?;
             play_in_terminal(config, args)
         }
-        Command::Check => admin::check(&load_config(&cli.config)?),
-        Command::Backup { dest } => admin::backup(&load_config(&cli.config)?, dest),
+        Command::Check { db } => admin::check(&with_db(load_config(&cli.config)?, db)),
+        Command::Backup { dest, db } => {
+            admin::backup(&with_db(load_config(&cli.config)?, db), dest)
+        }
+        Command::Restore { file, db } => {
+            admin::restore(&with_db(load_config(&cli.config)?, db), &file)
+        }
+        Command::Health => health::run(&load_config(&cli.config)?),
         Command::Soak(a) => soak::run(a),
         Command::MigrateDb(a) => migrate_db::run(a, &load_config(&cli.config)?),
         // gamehost:cli-dispatch — one `Command::<Game>(a) => <game>::run(a),` arm per game.
@@ -137,6 +163,15 @@ fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Ratings(a) => ladder::run(a),
         Command::Tournament(a) => tournament::run(a),
     }
+}
+
+/// The config with `--db FILE` (a SQLite file) in place of its database.
+fn with_db(mut config: Config, db: Option<PathBuf>) -> Config {
+    if let Some(db) = db {
+        config.database.path = db;
+        config.database.url = None;
+    }
+    config
 }
 
 /// Reads the config named by `--config` (which must exist) or the default file (optional).

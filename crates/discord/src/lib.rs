@@ -21,6 +21,7 @@ mod delivery;
 mod desk;
 mod error;
 mod events;
+mod metrics;
 pub mod shards;
 mod ui;
 
@@ -615,10 +616,20 @@ async fn sync_commands(
 
 /// Runs the bot on `host` until SIGINT or SIGTERM (then stops cleanly and
 /// returns `Ok`), or fails with a clear message: a rejected token at once,
-/// an unreachable Discord retried with backoff until a signal.
-pub fn run_blocking(settings: BotSettings, host: Arc<Host>) -> anyhow::Result<()> {
+/// an unreachable Discord retried with backoff until a signal. With
+/// `metrics_listen`, `/healthz` and `/metrics` are served there from the
+/// start (503 until the gateway is connected).
+pub fn run_blocking(
+    settings: BotSettings,
+    host: Arc<Host>,
+    metrics_listen: Option<std::net::SocketAddr>,
+) -> anyhow::Result<()> {
     let rt = tokio::runtime::Runtime::new()?;
     let result = rt.block_on(async move {
+        let gateway = metrics::Gateway::new(settings.shards.map_or(1, |r| r.end - r.first));
+        if let Some(address) = metrics_listen {
+            metrics::serve(address, host.clone(), gateway.clone()).await?;
+        }
         let stop = stop_signal();
         tokio::pin!(stop);
         tokio::select! {
@@ -629,6 +640,7 @@ pub fn run_blocking(settings: BotSettings, host: Arc<Host>) -> anyhow::Result<()
             }
         }
         let bot = Bot::start(host, Arc::new(SystemClock), settings).await?;
+        gateway.started(bot.shard_manager.clone());
         let stopped = async {
             let why = stop.await;
             // A second signal while stopping cuts it short.

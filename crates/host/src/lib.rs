@@ -19,6 +19,7 @@ mod instances;
 mod ladder;
 mod leave_rules;
 mod lobby;
+mod metrics;
 mod options;
 mod pause;
 mod press;
@@ -42,6 +43,7 @@ pub use ladder::{
 pub use leave_rules::{
     AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, MAX_AWAY_DAYS, take_leave_rules,
 };
+pub use metrics::{Census, HostMetrics};
 pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
 pub use ratings::{
@@ -147,6 +149,8 @@ pub struct Host {
     ai_ladder: Arc<AiLadder>,
     /// The id this process's claims are made under ([`Host::with_instance_id`]).
     instance_id: String,
+    /// What the operator's `/metrics` shows of the games.
+    metrics: HostMetrics,
 }
 
 impl Host {
@@ -165,7 +169,13 @@ impl Host {
             abandon_after: limits::DEFAULT_ABANDON_AFTER,
             ai_ladder: Arc::new(AiLadder::builtin()),
             instance_id: instances::new_instance_id(),
+            metrics: HostMetrics::default(),
         }
+    }
+
+    /// The host's counters and histograms, for the operator's `/metrics`.
+    pub fn metrics(&self) -> &HostMetrics {
+        &self.metrics
     }
 
     /// Ends a game as abandoned once `n` deadlines in a row pass without any

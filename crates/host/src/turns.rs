@@ -113,8 +113,11 @@ impl Host {
             Some(id) => id,
             None => self.game_awaiting_user(user_id)?,
         };
-        self.store.write(|tx| {
+        let started = std::time::Instant::now();
+        let mut kind = String::new();
+        let receipt = self.store.write(|tx| {
             let row = running_game(tx, game_id)?;
+            kind.clone_from(&row.kind);
             let entry = self.registry.get(&row.kind)?;
             super::limits::check_message_size(entry, text).map_err(HostError::user)?;
             let seats = tx.seats(game_id)?;
@@ -137,7 +140,11 @@ impl Host {
             }
             let action = engine.parse_action(seat, text)?;
             self.record_action(tx, &row, engine, &seats, seat, action, true)
-        })
+        })?;
+        // Counted once committed: a transaction retried is one move.
+        self.metrics
+            .action(&kind, receipt.resolved, started.elapsed());
+        Ok(receipt)
     }
 
     /// The one running game of a user that awaits them.
@@ -633,7 +640,8 @@ impl Host {
 
     /// Records an AI's action; ignored (Ok(None)) if the turn moved on meanwhile.
     pub fn submit_ai(&self, task: &AiTask, action: Value) -> Result<Option<Receipt>, HostError> {
-        self.store.write(|tx| {
+        let started = std::time::Instant::now();
+        let receipt = self.store.write(|tx| {
             let row = require_game(tx, task.game_id)?;
             if row.status != GameStatus::Running || row.turn != task.turn {
                 return Ok(None);
@@ -654,7 +662,12 @@ impl Host {
             let seats = tx.seats(row.id)?;
             self.record_action(tx, &row, engine, &seats, task.seat, action, false)
                 .map(Some)
-        })
+        })?;
+        if let Some(r) = &receipt {
+            self.metrics
+                .action(task.engine.kind(), r.resolved, started.elapsed());
+        }
+        Ok(receipt)
     }
 
     /// Lets every AI seat that must act do so, until none must (bounded, so
@@ -711,7 +724,15 @@ impl Host {
                 renewed_at = at;
             }
             let event = if d.due_at <= now {
-                self.expire_turn(&d)?
+                self.metrics.deadline_lag(self.now() - d.due_at);
+                let started = std::time::Instant::now();
+                let event = self.expire_turn(&d)?;
+                if let DeadlineEvent::Resolved(id) | DeadlineEvent::Forfeited(id, _) = &event
+                    && let Ok(row) = self.game(*id)
+                {
+                    self.metrics.turn(&row.kind, started.elapsed());
+                }
+                event
             } else {
                 self.remind(&d)?
             };

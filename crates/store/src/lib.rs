@@ -1432,6 +1432,29 @@ impl<'a> Tx<'a> {
             .collect()
     }
 
+    /// How many games there are of each kind and status:
+    /// `(kind, status, count)`, for the operator's metrics.
+    pub fn game_counts(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        self.conn
+            .rows(
+                "SELECT kind, status, COUNT(*) FROM games GROUP BY kind, status ORDER BY kind, status",
+                args![],
+            )?
+            .iter()
+            .map(|r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .collect()
+    }
+
+    /// The undelivered announcements: how many, and when the oldest was
+    /// written (milliseconds of the host's clock), for the operator's metrics.
+    pub fn outbox_backlog(&self) -> Result<(i64, Option<i64>), StoreError> {
+        let row = self.conn.one(
+            "SELECT COUNT(*), MIN(created_at) FROM outbox WHERE sent_at IS NULL",
+            args![],
+        )?;
+        Ok((row.get(0)?, row.get(1)?))
+    }
+
     /// Every game's turn counter beside what its turn log holds:
     /// `(game id, turn, log rows, lowest logged turn, highest logged turn)`.
     pub fn turn_log_spans(&self) -> Result<Vec<TurnLogSpan>, StoreError> {

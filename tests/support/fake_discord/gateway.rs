@@ -27,12 +27,20 @@ pub fn validate_event(t: &str, d: &Value) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-/// Accepts gateway connections until the task is aborted.
+/// The frame that closes a session with code 4000 (no event is empty).
+pub const CLOSE: &str = "";
+
+/// Accepts gateway connections until the task is aborted (dropping them
+/// while the gateway is down).
 pub async fn serve(listener: TcpListener, shared: Shared) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
+        if shared.state.lock().unwrap().gateway_down {
+            drop(stream);
+            continue;
+        }
         let shared = shared.clone();
         tokio::spawn(async move {
             if let Err(e) = session(stream, shared.clone()).await {
@@ -57,6 +65,14 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
                 let v: Value = serde_json::from_str(&t).map_err(|e| e.to_string())?;
                 match v["op"].as_u64() {
                     Some(2) => break v,
+                    // A RESUME: this fake keeps no sessions to resume, so
+                    // it answers as Discord does for an expired one
+                    // (INVALID_SESSION, not resumable): identify anew.
+                    Some(6) => {
+                        ws.send(Message::Text(json!({"op": 9, "d": false}).to_string()))
+                            .await
+                            .map_err(|e| e.to_string())?;
+                    }
                     Some(1) => {
                         ws.send(Message::Text(json!({"op": 11}).to_string()))
                             .await
@@ -130,6 +146,14 @@ async fn session(stream: tokio::net::TcpStream, shared: Shared) -> Result<(), St
     let result = loop {
         tokio::select! {
             out = rx.recv() => match out {
+                Some((_, frame)) if frame == CLOSE => {
+                    let close = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+                        code: 4000.into(),
+                        reason: "Unknown error.".into(),
+                    };
+                    let _ = ws.send(Message::Close(Some(close))).await;
+                    break Ok(());
+                }
                 Some((due, frame)) => {
                     // Frames are queued in order, each due a latency after
                     // it was dispatched: waiting keeps both.

@@ -327,6 +327,9 @@ pub struct State {
     /// (each with the time it is due, after the latency).
     pub(crate) gateways: std::collections::BTreeMap<u32, (u64, mpsc::UnboundedSender<Frame>)>,
     pub(crate) seq: u64,
+    /// The gateway is down: new connections are dropped before the
+    /// websocket handshake ([`FakeDiscord::gateway_down`]).
+    pub(crate) gateway_down: bool,
 }
 
 impl State {
@@ -640,6 +643,24 @@ impl FakeDiscord {
                 .then_some(())
         })
         .await;
+    }
+
+    /// Takes the gateway down as an outage would: every session is closed
+    /// (close code 4000, "unknown error", after which a bot reconnects) and
+    /// new connections are dropped until [`FakeDiscord::gateway_up`].
+    pub fn gateway_down(&self) {
+        self.shared().with(|s| {
+            s.gateway_down = true;
+            let now = tokio::time::Instant::now();
+            for (_, tx) in s.gateways.values() {
+                let _ = tx.send((now, gateway::CLOSE.to_string()));
+            }
+        });
+    }
+
+    /// Lets the bot connect to the gateway again.
+    pub fn gateway_up(&self) {
+        self.shared().with(|s| s.gateway_down = false);
     }
 
     /// Puts a guild channel in `guild` (channels are in [`GUILD_ID`] otherwise).

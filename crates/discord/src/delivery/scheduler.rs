@@ -180,12 +180,16 @@ async fn decide_and_submit(data: &Data, task: AiTask) -> bool {
     let thought = data
         .ai_threads
         .run(move || {
+            let started = std::time::Instant::now();
             let action = task.think(budget);
-            (task, action)
+            (task, action, started.elapsed())
         })
         .await;
     let (task, action) = match thought {
-        Ok(done) => done,
+        Ok((task, action, took)) => {
+            data.host.metrics().ai_decision(task.engine.kind(), took);
+            (task, action)
+        }
         Err(e) => {
             tracing::error!(game_id, error = %e, "an AI decision failed");
             return false;
