@@ -113,11 +113,11 @@ fn guide_new_phase(
     session: &mut Session,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    if let Some(seat) = diplomacy::seated(host, game_id, user)? {
-        if session.guided_turn != Some(seat.turn) {
-            session.guided_turn = Some(seat.turn);
-            write!(out, "{}", diplomacy::guide(&seat))?;
-        }
+    if let Some(seat) = diplomacy::seated(host, game_id, user)?
+        && session.guided_turn != Some(seat.turn)
+    {
+        session.guided_turn = Some(seat.turn);
+        write!(out, "{}", diplomacy::guide(&seat))?;
     }
     Ok(())
 }
@@ -219,14 +219,13 @@ fn obey(
         }
         "forfeit" | "resign" => return forfeit(host, game_id, user, out),
         lower => {
-            if let Some(seat) = diplomacy::seated(host, game_id, user)? {
-                if let Some(warning) = diplomacy::needs_confirmation(&seat, line) {
-                    if asked_again.as_deref() != Some(lower) {
-                        writeln!(out, "{warning}")?;
-                        session.confirming = Some(lower.to_string());
-                        return Ok(Next::Prompt);
-                    }
-                }
+            if let Some(seat) = diplomacy::seated(host, game_id, user)?
+                && let Some(warning) = diplomacy::needs_confirmation(&seat, line)
+                && asked_again.as_deref() != Some(lower)
+            {
+                writeln!(out, "{warning}")?;
+                session.confirming = Some(lower.to_string());
+                return Ok(Next::Prompt);
             }
             submit(host, game_id, user, line, out)?;
         }

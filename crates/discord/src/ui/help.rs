@@ -78,6 +78,17 @@ pub fn help_text(place: &HelpPlace) -> String {
     }
 }
 
+/// The greeting posted once when the bot joins a server: what it is and
+/// how to start, in a few lines.
+pub fn greeting_text(kinds: &[&str]) -> String {
+    format!(
+        "Hello! I host games here: {}. To start one, type `/game new` in a channel and \
+         pick a game; others join with the lobby's **Join** button, or add an AI with \
+         `/game ai`. `/rules` explains a game, `/help` says what you can do where you are.",
+        kinds.join(", ")
+    )
+}
+
 /// How a player of `kind` makes a move.
 fn how_to_move(kind: &str, moves_in_channel: bool) -> &'static str {
     match (kind, moves_in_channel) {
