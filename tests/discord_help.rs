@@ -127,6 +127,12 @@ async fn rules_show_the_type_chart_and_a_powers_own_units() {
     assert!(!general.contains("You are"), "{general}");
     // In the game's thread Alice is told she plays there and how.
     let thread = support::setup::thread_of(f, CH + 2).await;
+    // The bot knows the thread as the game's home once it has posted there
+    // (the fake lists the thread as soon as it is created).
+    f.wait_for("the game's first post in its thread", move |s| {
+        (!s.channel(thread).is_empty()).then_some(())
+    })
+    .await;
     let text = private_text(&ask(f, ALICE, thread, &["help"], json!([]), true).await);
     assert!(text.contains("You play in diplomacy #"), "{text}");
     assert!(text.contains("by DM"), "{text}");
