@@ -469,7 +469,7 @@ fn report_by_route(made: &[String]) {
         *by_route.entry(route).or_default() += 1;
     }
     let mut routes: Vec<_> = by_route.into_iter().collect();
-    routes.sort_by(|a, b| b.1.cmp(&a.1));
+    routes.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     for (route, n) in routes {
         println!("  {n:>6} {route}");
     }
