@@ -469,7 +469,7 @@ fn report_by_route(made: &[String]) {
         *by_route.entry(route).or_default() += 1;
     }
     let mut routes: Vec<_> = by_route.into_iter().collect();
-    routes.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    routes.sort_by_key(|route| std::cmp::Reverse(route.1));
     for (route, n) in routes {
         println!("  {n:>6} {route}");
     }

@@ -16,6 +16,19 @@ use host::{AnnouncementKind, GameId, Host, HostError, NewGame};
 use host::{GameRow, GameStatus, Target, TimeoutPolicy};
 use std::io::{BufRead, Write};
 
+mod diplomacy;
+mod words;
+
+/// What the terminal remembers between the lines of one session.
+#[derive(Default)]
+struct Session {
+    /// The turn whose Diplomacy guide was printed last (one per phase).
+    guided_turn: Option<u32>,
+    /// A line the player was asked to type again to confirm it (`draw`,
+    /// a `done` that leaves orders to civil disorder), lower-cased.
+    confirming: Option<String>,
+}
+
 /// Options of `gamehost play`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PlayArgs {
@@ -25,9 +38,9 @@ pub struct PlayArgs {
     /// the level rated nearest 1500 on the AI ladder).
     #[arg(long, default_value = "ai")]
     pub vs: String,
-    /// Your seat, from 1 (default 1).
-    #[arg(long, default_value_t = 1)]
-    pub seat: usize,
+    /// Your seat: its number from 1 or its name (`--seat russia`); default 1.
+    #[arg(long, default_value = "1")]
+    pub seat: String,
     /// Seed for the deal and every random draw (default: random).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -60,7 +73,12 @@ pub fn play(
     let channel = user_channel(&user);
     let game_id = open_game(host, args, &user, &channel, &mut out)?;
     print_ratings(host, game_id, &user, &mut out)?;
-    writeln!(out, "Type `help` for commands.")?;
+    writeln!(
+        out,
+        "Type `help` for commands, `rules` for the rules of {}.",
+        host.game(game_id)?.kind
+    )?;
+    let mut session = Session::default();
     loop {
         host.run_ai_turns(Some(game_id), 10_000)?;
         deliver(host, game_id, &user, &mut out)?;
@@ -68,11 +86,12 @@ pub fn play(
         if row.status != GameStatus::Running {
             return Ok(());
         }
+        guide_new_phase(host, game_id, &user, &mut session, &mut out)?;
         prompt_for_move(host, game_id, &user, &mut out)?;
         let Some(line) = read_move(&mut input, game_id, &mut out)? else {
             return Ok(());
         };
-        match obey(host, game_id, &user, line.trim(), &mut out)? {
+        match obey(host, game_id, &user, line.trim(), &mut session, &mut out)? {
             Next::Prompt => {}
             Next::Leave => return Ok(()),
         }
@@ -83,6 +102,24 @@ pub fn play(
 enum Next {
     Prompt,
     Leave,
+}
+
+/// Prints the Diplomacy guide once per phase (other games need none: their
+/// options are listed at every prompt).
+fn guide_new_phase(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    session: &mut Session,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if let Some(seat) = diplomacy::seated(host, game_id, user)?
+        && session.guided_turn != Some(seat.turn)
+    {
+        session.guided_turn = Some(seat.turn);
+        write!(out, "{}", diplomacy::guide(&seat))?;
+    }
+    Ok(())
 }
 
 /// The player's options (if the game offers choices) and the `> ` prompt;
@@ -148,22 +185,24 @@ fn read_move(
     })
 }
 
-/// Carries out one trimmed line: a command (`help`, `quit`, `board`,
-/// `forfeit`) or a move.
+/// Carries out one trimmed line: a command (`help`, `rules`, `quit`,
+/// `board`, `forfeit`, and in Diplomacy `orders`) or a move.
 fn obey(
     host: &Host,
     game_id: GameId,
     user: &str,
     line: &str,
+    session: &mut Session,
     out: &mut impl Write,
 ) -> anyhow::Result<Next> {
+    let asked_again = session.confirming.take();
+    let kind = host.game(game_id)?.kind;
     match line.to_ascii_lowercase().as_str() {
         "" => {}
-        "help" | "?" => {
-            writeln!(
-                out,
-                "Type your move, or: board (show the game), forfeit (give up), quit (save and leave)."
-            )?;
+        "help" | "?" => write!(out, "{}", words::help(&kind))?,
+        "rules" => {
+            let text = host.rules(&kind, Some(game_id), Some(user))?;
+            writeln!(out, "{}", words::plain(&text).trim_end())?;
         }
         "quit" | "exit" => {
             writeln!(
@@ -173,38 +212,74 @@ fn obey(
             return Ok(Next::Leave);
         }
         "board" => print_view(host, game_id, user, out)?,
-        "forfeit" | "resign" => {
-            match host.forfeit(game_id, user) {
-                Ok(()) => {}
-                Err(e) if e.is_user_error() => {
-                    writeln!(out, "{e}")?;
-                    return Ok(Next::Prompt);
-                }
-                Err(e) => return Err(e.into()),
-            }
-            deliver(host, game_id, user, out)?;
-            if host.game(game_id)?.status == GameStatus::Running {
-                // A game that goes on without the player (Diplomacy):
-                // nobody is left at this terminal to follow it.
-                host.abort(game_id, user, true)?;
-                discard_unsent(host, game_id)?;
-                writeln!(
-                    out,
-                    "You left game #{game_id}. The others would play on without you, but nobody \
-                     is left here to follow them, so the game is closed (aborted)."
-                )?;
-                return Ok(Next::Leave);
+        "orders" | "list" if kind == <games::diplomacy::Diplomacy as games::seam::Game>::KIND => {
+            if let Some(seat) = diplomacy::seated(host, game_id, user)? {
+                write!(out, "{}", diplomacy::orders_text(&seat))?;
             }
         }
-        _ => match host.submit(Some(game_id), user, line) {
-            Ok(r) => {
-                if !r.resolved {
-                    writeln!(out, "Recorded: {}.", r.recorded)?;
-                }
+        "forfeit" | "resign" => return forfeit(host, game_id, user, out),
+        lower => {
+            if let Some(seat) = diplomacy::seated(host, game_id, user)?
+                && let Some(warning) = diplomacy::needs_confirmation(&seat, line)
+                && asked_again.as_deref() != Some(lower)
+            {
+                writeln!(out, "{warning}")?;
+                session.confirming = Some(lower.to_string());
+                return Ok(Next::Prompt);
             }
-            Err(e) if e.is_user_error() => writeln!(out, "{e}")?,
-            Err(e) => return Err(e.into()),
-        },
+            submit(host, game_id, user, line, out)?;
+        }
+    }
+    Ok(Next::Prompt)
+}
+
+/// Sends a move and prints its receipt (the turn's report follows when
+/// the move resolved the turn).
+fn submit(
+    host: &Host,
+    game_id: GameId,
+    user: &str,
+    line: &str,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    match host.submit(Some(game_id), user, line) {
+        Ok(r) => {
+            if !r.resolved {
+                // The receipt may end in a full stop of its own.
+                writeln!(
+                    out,
+                    "Recorded: {}.",
+                    r.recorded.trim_end().trim_end_matches('.')
+                )?;
+            }
+        }
+        Err(e) if e.is_user_error() => writeln!(out, "{e}")?,
+        Err(e) => return Err(e.into()),
+    }
+    Ok(())
+}
+
+/// `forfeit`: gives the game up; a game that would go on without the
+/// player (Diplomacy) is closed, since nobody is left here to follow it.
+fn forfeit(host: &Host, game_id: GameId, user: &str, out: &mut impl Write) -> anyhow::Result<Next> {
+    match host.forfeit(game_id, user) {
+        Ok(()) => {}
+        Err(e) if e.is_user_error() => {
+            writeln!(out, "{e}")?;
+            return Ok(Next::Prompt);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    deliver(host, game_id, user, out)?;
+    if host.game(game_id)?.status == GameStatus::Running {
+        host.abort(game_id, user, true)?;
+        discard_unsent(host, game_id)?;
+        writeln!(
+            out,
+            "You left game #{game_id}. The others would play on without you, but nobody \
+             is left here to follow them, so the game is closed (aborted)."
+        )?;
+        return Ok(Next::Leave);
     }
     Ok(Next::Prompt)
 }
@@ -312,13 +387,7 @@ fn open_game(
         .check_new_game(&request)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let seats = host.registry().seat_count(kind, &options)?;
-    if !(1..=seats).contains(&args.seat) {
-        anyhow::bail!(
-            "{kind} has seats 1 to {seats}; --seat {} does not exist",
-            args.seat
-        );
-    }
-    let mine = args.seat - 1;
+    let mine = seat_asked(host, kind, &options, seats, &args.seat)?;
     let level = match args.vs.as_str() {
         "ai" => None,
         asked => Some(
@@ -349,6 +418,9 @@ fn open_game(
                 "Resuming game #{} ({}). Use --new for a fresh one.",
                 g.id, g.kind
             )?;
+            if let Some(note) = unused_on_resume(args) {
+                writeln!(out, "{note}")?;
+            }
             print_view(host, g.id, user, out)?;
             return Ok(g.id);
         }
@@ -366,6 +438,65 @@ fn open_game(
         anyhow::bail!("game #{id} could not be set up and was aborted: {e}");
     }
     Ok(id)
+}
+
+/// The seat `--seat` names, from 0: its number from 1, or its name in the
+/// game (`russia`), checked against a game of this kind and options.
+fn seat_asked(
+    host: &Host,
+    kind: &str,
+    options: &serde_json::Value,
+    seats: usize,
+    asked: &str,
+) -> anyhow::Result<usize> {
+    let sample = host.registry().create(kind, options, 0)?;
+    let names: Vec<String> = (0..seats).map(|s| sample.seat_name(s)).collect();
+    let by_number = asked
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=seats).contains(n))
+        .map(|n| n - 1);
+    let by_name = names
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(asked.trim()));
+    by_number.or(by_name).ok_or_else(|| {
+        let listed: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{} {n}", i + 1))
+            .collect();
+        anyhow::anyhow!(
+            "--seat {asked} does not exist; {kind} has seats 1 to {seats} ({}), by number or name",
+            listed.join(", ")
+        )
+    })
+}
+
+/// What `gamehost play` was given that a resumed game does not use (its
+/// AI, seed, options and seat were fixed when it was created), said so
+/// nobody believes they apply; `None` when nothing was given.
+fn unused_on_resume(args: &PlayArgs) -> Option<String> {
+    let mut unused = Vec::new();
+    if args.vs != "ai" {
+        unused.push(format!("--vs {}", args.vs));
+    }
+    if let Some(seed) = args.seed {
+        unused.push(format!("--seed {seed}"));
+    }
+    if args.options.is_some() {
+        unused.push("--options".to_string());
+    }
+    if args.seat != "1" {
+        unused.push(format!("--seat {}", args.seat));
+    }
+    if unused.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Not used: {} (they apply to a new game; add --new to start one).",
+        unused.join(", ")
+    ))
 }
 
 /// The channel of a user's terminal games (one per kind below it).
@@ -450,6 +581,25 @@ fn board_without_repeats(board: &str, text: &str) -> String {
         .join("\n")
 }
 
+/// One announcement: a turn's report before the board it leads to (the
+/// orders of Spring, then the board of Fall), anything else under its
+/// board.
+fn print_announcement(a: &host::Announcement, out: &mut impl Write) -> anyhow::Result<()> {
+    let board = a.board.as_ref().map(|b| board_without_repeats(b, &a.text));
+    if a.kind == AnnouncementKind::Turn {
+        writeln!(out, "{}", a.text.trim_end())?;
+        if let Some(board) = board {
+            writeln!(out, "{board}")?;
+        }
+    } else {
+        if let Some(board) = board {
+            writeln!(out, "{board}")?;
+        }
+        writeln!(out, "{}", a.text.trim_end())?;
+    }
+    Ok(())
+}
+
 /// Prints and marks delivered this game's announcements meant for the
 /// channel or this user.
 fn deliver(
@@ -458,24 +608,30 @@ fn deliver(
     user: &str,
     out: &mut impl Write,
 ) -> Result<(), anyhow::Error> {
+    // What the channel said in this batch: the player's own copy of the
+    // same news ("A game you play has ended. <the channel's text>") would
+    // print it twice at this terminal, where channel and DM are one.
+    let mut said: Vec<String> = Vec::new();
     for item in host.unsent_of_game(game_id)? {
         let mine = match &item.target {
             Target::Channel(_) => true,
             Target::User(u) => u == user,
         };
-        if mine {
-            match &item.announcement {
-                Ok(a) => {
-                    // The prompt repeats the board just printed with the turn.
-                    if !matches!(a.kind, AnnouncementKind::Prompt | AnnouncementKind::Lobby) {
-                        if let Some(board) = &a.board {
-                            writeln!(out, "{}", board_without_repeats(board, &a.text))?;
-                        }
-                        writeln!(out, "{}", a.text.trim_end())?;
-                    }
+        match &item.announcement {
+            Ok(a) if mine => {
+                let repeated = matches!(item.target, Target::User(_))
+                    && said.iter().any(|t| a.text.trim_end().ends_with(t.as_str()));
+                // The prompt repeats the board just printed with the turn.
+                let shown = !matches!(a.kind, AnnouncementKind::Prompt | AnnouncementKind::Lobby);
+                if shown && !repeated {
+                    print_announcement(a, out)?;
                 }
-                Err(e) => writeln!(out, "(an announcement could not be shown: {e})")?,
+                if matches!(item.target, Target::Channel(_)) && !a.text.trim().is_empty() {
+                    said.push(a.text.trim_end().to_string());
+                }
             }
+            Err(e) if mine => writeln!(out, "(an announcement could not be shown: {e})")?,
+            _ => {}
         }
         host.mark_sent(item.id)
             .map_err(|e: HostError| anyhow::anyhow!(e))?;

@@ -266,6 +266,15 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     }
     /// What `viewer` may see (`None` is a spectator).
     fn view(&self, viewer: Option<Seat>) -> View;
+    /// The rules as a player who never read a manual needs them: how to
+    /// move, how a turn resolves, what the board's symbols mean, with what
+    /// concerns `viewer`'s seat when given (Diplomacy: examples of its own
+    /// units). One text every front-end shows (Markdown-light: `**bold**`,
+    /// `code`, code blocks), under 1,900 characters so it fits one Discord
+    /// message. Empty: the engine has none (the host says so).
+    fn rules(&self, _viewer: Option<Seat>) -> String {
+        String::new()
+    }
 
     /// The AI levels this engine offers; the first is the default.
     fn ai_levels() -> &'static [&'static str];

@@ -88,6 +88,13 @@ impl Host {
         Ok(self.store.write(|tx| tx.set_dm_channel(user, channel))?)
     }
 
+    /// Claims the greeting of a server the bot joined: true exactly once
+    /// per server (the caller posts it), false ever after.
+    pub fn claim_guild_greeting(&self, guild: &str) -> Result<bool, HostError> {
+        let now = self.clock.now_ms();
+        Ok(self.store.write(|tx| tx.claim_guild_greeting(guild, now))?)
+    }
+
     /// Forgets `user`'s private channel (the front-end found it gone).
     pub fn forget_dm_channel(&self, user: &str) -> Result<(), HostError> {
         Ok(self.store.write(|tx| tx.forget_dm_channel(user))?)

@@ -13,9 +13,14 @@ pub(super) fn duration_words(ms: i64) -> String {
     }
 }
 
-/// A span as people say it, rounded up to the minute: "45 min",
-/// "2 h 05 min", "3 days 4 h" (never "0 min" while time is left).
+/// A span as people say it: under a minute in seconds ("15 s", so a
+/// reminder with 15 s left does not promise a minute), else rounded up to
+/// the minute: "45 min", "2 h 05 min", "3 days 4 h" (never "0 min" while
+/// time is left).
 pub(super) fn time_left_words(ms: i64) -> String {
+    if ms < 60_000 {
+        return format!("{} s", (ms.max(0) + 999) / 1000);
+    }
     let minutes = (ms.max(0) + 59_999) / 60_000;
     let (days, hours, mins) = (minutes / 1440, minutes / 60 % 24, minutes % 60);
     match (days, hours, mins) {
@@ -42,7 +47,10 @@ mod tests {
 
     #[test]
     fn time_left_reads_as_people_say_it() {
-        assert_eq!(time_left_words(1), "1 min");
+        assert_eq!(time_left_words(1), "1 s");
+        assert_eq!(time_left_words(15_000), "15 s");
+        assert_eq!(time_left_words(60_000), "1 min");
+        assert_eq!(time_left_words(60_001), "2 min");
         assert_eq!(time_left_words(2_600_000), "44 min");
         assert_eq!(time_left_words(2 * 3_600_000 + 5 * 60_000), "2 h 05 min");
         assert_eq!(time_left_words(48 * 3_600_000), "2 days");

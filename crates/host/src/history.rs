@@ -277,10 +277,14 @@ impl Host {
                 })?;
             let moves = seat_moves(game_id, &entry, before.as_ref(), viewer_seat, held_since)?;
             let next = self.engine_after(&row, &entry)?;
+            // Engines write "Player 1"; readers know the players' names
+            // (the seat's present occupant, as the announcements name it).
+            let report =
+                super::announce::name_seats(&report.public, &seats, |s| before.seat_name(s));
             turns.push(TurnSummary {
                 turn: entry.turn,
                 moves,
-                report: report.public,
+                report,
                 resolved_at: entry.resolved_at,
             });
             before = next;

@@ -26,6 +26,7 @@ mod press;
 mod ratings;
 mod registry;
 mod replay;
+mod rules;
 mod scoring;
 mod skill;
 mod takeover;

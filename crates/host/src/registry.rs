@@ -61,6 +61,8 @@ pub trait AnyGame: Send + Sync {
     fn strength(&self, seat: Seat) -> u32;
     /// What a viewer may see.
     fn view(&self, viewer: Option<Seat>) -> View;
+    /// [`Game::rules`].
+    fn rules(&self, viewer: Option<Seat>) -> String;
     /// AI levels, default first.
     fn ai_levels(&self) -> &'static [&'static str];
     /// An AI action as JSON.
@@ -179,6 +181,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn view(&self, viewer: Option<Seat>) -> View {
         self.0.view(viewer)
+    }
+    fn rules(&self, viewer: Option<Seat>) -> String {
+        self.0.rules(viewer)
     }
     fn ai_levels(&self) -> &'static [&'static str] {
         G::ai_levels()

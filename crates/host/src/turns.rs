@@ -24,6 +24,9 @@ pub struct Receipt {
     pub game_id: GameId,
     /// The game as players name it (`battle #12`).
     pub game_label: String,
+    /// Where the game lives, and its results are posted (its thread once
+    /// it has one).
+    pub channel_id: String,
     /// The player's seat.
     pub seat: Seat,
     /// The action as the engine understood it (canonical text).
@@ -249,6 +252,7 @@ impl Host {
             return Ok(Receipt {
                 game_id: row.id,
                 game_label: game_label(row),
+                channel_id: row.channel_id.clone(),
                 seat,
                 recorded,
                 is_final,
@@ -266,6 +270,7 @@ impl Host {
         Ok(Receipt {
             game_id: row.id,
             game_label: game_label(row),
+            channel_id: row.channel_id.clone(),
             seat,
             recorded,
             is_final,

@@ -18,6 +18,7 @@ mod claims;
 mod copy;
 mod db;
 mod dm_channels;
+mod guilds;
 mod messages;
 mod pauses;
 mod pg_tls;
@@ -64,6 +65,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0009_claims_and_instances.sql"),
     include_str!("../../../migrations/0010_posted_messages.sql"),
     include_str!("../../../migrations/0011_dm_channels.sql"),
+    include_str!("../../../migrations/0012_greeted_guilds.sql"),
 ];
 
 /// Everything that can go wrong in the store.

@@ -25,6 +25,7 @@ pub(crate) const PG_MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0009_claims_and_instances.sql"),
     include_str!("../../../migrations/postgres/0010_posted_messages.sql"),
     include_str!("../../../migrations/postgres/0011_dm_channels.sql"),
+    include_str!("../../../migrations/postgres/0012_greeted_guilds.sql"),
 ];
 
 // Each back end has one migration per schema version.

@@ -22,6 +22,7 @@ pub fn validate_event(t: &str, d: &Value) -> Result<(), String> {
         "READY" => serde_json::from_value::<Ready>(d.clone()).map(|_| ()),
         "INTERACTION_CREATE" => serde_json::from_value::<Interaction>(d.clone()).map(|_| ()),
         "MESSAGE_CREATE" => serde_json::from_value::<Message>(d.clone()).map(|_| ()),
+        "GUILD_CREATE" => serde_json::from_value::<Guild>(d.clone()).map(|_| ()),
         other => return Err(format!("the fake does not send {other}")),
     }
     .map_err(|e| e.to_string())

@@ -314,6 +314,8 @@ pub struct State {
     pub dm_channels: HashMap<u64, u64>,
     /// Users whose DMs are closed to the bot (error 50007).
     pub closed_dms: HashSet<u64>,
+    /// Guild channels where the bot may not write (error 50013).
+    pub muted_channels: HashSet<u64>,
     /// Display names of users.
     pub names: HashMap<u64, String>,
     /// Answer command registration with an error (start-up failure).
@@ -661,6 +663,47 @@ impl FakeDiscord {
     /// Lets the bot connect to the gateway again.
     pub fn gateway_up(&self) {
         self.shared().with(|s| s.gateway_down = false);
+    }
+
+    /// The bot joins `guild`: a GUILD_CREATE with these text channels (in
+    /// this order of position) and system channel; the channels are put in
+    /// that guild.
+    pub fn join_guild(&self, guild: u64, system_channel: Option<u64>, text_channels: &[u64]) {
+        let channels: Vec<Value> = text_channels
+            .iter()
+            .enumerate()
+            .map(|(i, ch)| {
+                json!({"id": ch.to_string(), "type": 0, "guild_id": guild.to_string(),
+                       "position": i, "permission_overwrites": [], "name": format!("channel-{i}"),
+                       "topic": null, "nsfw": false, "last_message_id": null,
+                       "rate_limit_per_user": 0, "parent_id": null, "flags": 0})
+            })
+            .collect();
+        for ch in text_channels {
+            self.put_channel_in_guild(*ch, guild);
+        }
+        let d = json!({
+            "id": guild.to_string(), "name": "A new server", "icon": null, "splash": null,
+            "discovery_splash": null, "owner_id": "1000000000000009", "afk_channel_id": null,
+            "afk_timeout": 300, "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "roles": [], "emojis": [], "features": [],
+            "mfa_level": 0, "application_id": null,
+            "system_channel_id": system_channel.map(|c| c.to_string()),
+            "system_channel_flags": 0, "rules_channel_id": null, "vanity_url_code": null,
+            "description": null, "banner": null, "premium_tier": 0,
+            "preferred_locale": "en-US", "public_updates_channel_id": null, "nsfw_level": 0,
+            "stickers": [], "premium_progress_bar_enabled": false,
+            "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": false,
+            "unavailable": false, "member_count": 2, "voice_states": [], "members": [],
+            "channels": channels, "threads": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": [],
+        });
+        self.dispatch("GUILD_CREATE", d);
+    }
+
+    /// Takes away the bot's permission to write in `channel`.
+    pub fn mute_channel(&self, channel: u64) {
+        self.shared().with(|s| s.muted_channels.insert(channel));
     }
 
     /// Puts a guild channel in `guild` (channels are in [`GUILD_ID`] otherwise).

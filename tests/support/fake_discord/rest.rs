@@ -453,6 +453,9 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
             {
                 return error(403, 50007, "Cannot send messages to this user");
             }
+            if shared.with(|s| s.muted_channels.contains(&ch)) {
+                return error(403, 50013, "Missing Permissions");
+            }
             let ctx = Origin {
                 dm_user,
                 ..Origin::default()

@@ -2,9 +2,11 @@
 //! files never import each other: what they share is in `shared.rs`.
 
 mod game;
+mod help;
 mod moves;
 mod orders;
 mod press;
+mod rules;
 mod shared;
 
 use crate::BotError;
@@ -13,8 +15,10 @@ use crate::Data;
 pub fn all() -> Vec<poise::Command<Data, BotError>> {
     vec![
         game::game(),
+        help::help(),
         moves::move_(),
         orders::orders(),
         press::press(),
+        rules::rules(),
     ]
 }

@@ -383,13 +383,54 @@ async fn close_lobby(
     }
 }
 
-/// A thread's name for a game: `battle #12: Alice vs Bob`, within
-/// Discord's 100 characters.
-pub fn thread_name(label: &str, players: &[String]) -> String {
-    let name = if players.is_empty() {
-        label.to_string()
-    } else {
-        format!("{label}: {}", players.join(" vs "))
+/// A thread's name for a game, within Discord's 100 characters and never
+/// cut inside a name: a duel names both sides (`battle #12: Alice vs
+/// Bob`), a larger game its people and counts its AI seats (`diplomacy #3:
+/// Alice, Bob + 5 AI`); names that do not fit are counted (`+ 2 more`).
+/// `players`: each seat's name and whether an AI sits there.
+pub fn thread_name(label: &str, players: &[(String, bool)]) -> String {
+    if players.len() == 2 {
+        let name = format!("{label}: {} vs {}", players[0].0, players[1].0);
+        if name.chars().count() <= MAX_THREAD_NAME {
+            return name;
+        }
+    }
+    let ais = players.iter().filter(|(_, ai)| *ai).count();
+    let people: Vec<&str> = players
+        .iter()
+        .filter(|(_, ai)| !*ai)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let tail = |left: usize| {
+        let mut t = String::new();
+        if left > 0 {
+            t.push_str(&format!(" + {left} more"));
+        }
+        if ais > 0 {
+            t.push_str(&format!(" + {ais} AI"));
+        }
+        t
+    };
+    let mut shown = 0;
+    while shown < people.len() {
+        let name = format!(
+            "{label}: {}{}",
+            people[..=shown].join(", "),
+            tail(people.len() - shown - 1)
+        );
+        if name.chars().count() > MAX_THREAD_NAME {
+            break;
+        }
+        shown += 1;
+    }
+    let name = match (shown, ais) {
+        (0, 0) if people.is_empty() => label.to_string(),
+        (0, _) if people.is_empty() => format!("{label}: {ais} AI"),
+        _ => format!(
+            "{label}: {}{}",
+            people[..shown].join(", "),
+            tail(people.len() - shown)
+        ),
     };
     messages::clip(&name, MAX_THREAD_NAME)
 }
@@ -425,7 +466,15 @@ async fn open_thread(
         return Ok(settle(parent).await);
     };
     let seats = data.host(move |h| h.seats(g)).await.unwrap_or_default();
-    let players: Vec<String> = seats.iter().map(|s| s.display_name.clone()).collect();
+    let players: Vec<(String, bool)> = seats
+        .iter()
+        .map(|s| {
+            (
+                s.display_name.clone(),
+                matches!(s.occupant, host::Occupant::Ai(_)),
+            )
+        })
+        .collect();
     let label = format!("{} #{}", a.game_kind, g);
     let builder = CreateThread::new(thread_name(&label, &players))
         .kind(ChannelType::PublicThread)
@@ -703,15 +752,31 @@ mod tests {
 
     #[test]
     fn thread_names_name_the_players_within_discords_limit() {
+        let human = |n: &str| (n.to_string(), false);
+        let ai = (String::from("AI (default)"), true);
         assert_eq!(
-            thread_name("battle #12", &["Alice".into(), "Bob".into()]),
+            thread_name("battle #12", &[human("Alice"), human("Bob")]),
             "battle #12: Alice vs Bob"
         );
-        let many: Vec<String> = (0..7)
-            .map(|i| format!("Player with a long name {i}"))
+        let mut table = vec![human("alice"), human("bob")];
+        table.extend(std::iter::repeat_n(ai.clone(), 5));
+        assert_eq!(
+            thread_name("diplomacy #3", &table),
+            "diplomacy #3: alice, bob + 5 AI"
+        );
+        assert_eq!(
+            thread_name("diplomacy #4", &vec![ai; 7]),
+            "diplomacy #4: 7 AI"
+        );
+        let many: Vec<(String, bool)> = (0..7)
+            .map(|i| human(&format!("Player with a long name {i}")))
             .collect();
         let name = thread_name("diplomacy #3", &many);
         assert!(name.chars().count() <= MAX_THREAD_NAME, "{name}");
-        assert!(name.starts_with("diplomacy #3: Player with a long name 0 vs"));
+        // Whole names only, the rest counted.
+        assert_eq!(
+            name,
+            "diplomacy #3: Player with a long name 0, Player with a long name 1 + 5 more"
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! What Discord tells the bot besides slash commands: button and menu
-//! clicks, and messages in a DM.
+//! clicks, messages in a DM, and servers it joins.
 
 mod buttons;
 mod dm;
+mod guilds;
 
 use crate::BotError;
 use crate::Data;
@@ -21,6 +22,9 @@ pub async fn on_event(
             interaction: serenity::Interaction::Component(c),
         } => buttons::handle(ctx, data, c).await,
         serenity::FullEvent::Message { new_message } => dm::handle(ctx, data, new_message).await,
+        serenity::FullEvent::GuildCreate { guild, is_new } => {
+            guilds::greet(ctx, data, guild, *is_new).await
+        }
         _ => Ok(()),
     }
 }

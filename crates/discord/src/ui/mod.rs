@@ -3,6 +3,7 @@
 //! commands, the event handlers and delivery; uses none of them.
 
 pub mod components;
+pub mod help;
 pub mod messages;
 pub mod press;
 pub mod replay;

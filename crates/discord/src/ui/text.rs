@@ -84,7 +84,15 @@ pub fn mention(user: &str) -> String {
 /// What a player is told after a move: recorded, still waiting, or resolved.
 pub fn receipt_text(r: &Receipt) -> String {
     let done = if r.resolved {
-        "The turn is resolved; the result is posted in the channel.".to_string()
+        // Where the game lives: its thread once it has one, not always the
+        // channel it was created in.
+        format!(
+            "The turn is resolved; the result is posted in {}.",
+            match r.channel_id.parse::<u64>() {
+                Ok(id) if id != 0 => format!("<#{id}>"),
+                _ => "the game's channel".to_string(),
+            }
+        )
     } else if !r.is_final {
         "You can send more before the deadline.".to_string()
     } else if r.waiting_for.is_empty() {

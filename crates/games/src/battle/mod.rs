@@ -16,6 +16,7 @@
 
 pub mod ai;
 pub mod engine;
+pub mod guide;
 mod notation;
 pub mod rules;
 pub mod solver;
@@ -391,6 +392,10 @@ impl Game for Battle {
 
     fn view(&self, viewer: Option<Seat>) -> View {
         notation::view(self, viewer)
+    }
+
+    fn rules(&self, _viewer: Option<Seat>) -> String {
+        guide::rules_text(&self.setup)
     }
 
     fn ai_levels() -> &'static [&'static str] {

@@ -486,7 +486,12 @@ fn draft_view(b: &Battle, d: &Draft, viewer: Option<Seat>) -> (String, String) {
 
 /// Each player's active monster with its stats, then the bench.
 fn battle_board(setup: &Setup, pos: &Pos) -> String {
-    let mut board = format!("Turn {} of {}\n", pos.turn + 1, setup.turn_limit);
+    // A finished battle shows the turns played, as its result line does
+    // ("after 13 turns"), not a turn that never comes.
+    let mut board = match pos.step() {
+        Step::Over(_) => format!("Turn {} of {} (the last)\n", pos.turn, setup.turn_limit),
+        _ => format!("Turn {} of {}\n", pos.turn + 1, setup.turn_limit),
+    };
     for x in 0..2 {
         let m = setup.active(pos, x);
         let h = pos.hp[x][pos.active[x] as usize];

@@ -7,6 +7,7 @@
 mod ai;
 pub mod deal;
 mod empty_stack;
+pub mod guide;
 mod lanes;
 pub mod notation;
 pub mod rules;
@@ -318,6 +319,10 @@ impl Game for Invisible {
             std::cmp::Ordering::Less => Outcome::Win(1),
             std::cmp::Ordering::Equal => Outcome::Draw(vec![0, 1]),
         })
+    }
+
+    fn rules(&self, _viewer: Option<Seat>) -> String {
+        guide::rules_text()
     }
 
     fn view(&self, viewer: Option<Seat>) -> View {

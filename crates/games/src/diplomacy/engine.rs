@@ -38,6 +38,14 @@ impl Game for Diplomacy {
                 "victory_centres must be between 1 and 34 (18 is standard).".into(),
             ));
         }
+        // The game starts in 1901 and ends after the Winter of `end_year`:
+        // an earlier year would end it after the first year while saying
+        // it ran to that year.
+        if let Some(y) = options.end_year.filter(|y| *y < 1901) {
+            return Err(OptionsError(format!(
+                "end_year {y} is before the game starts (1901); give 1901 or later, or leave it out for no limit."
+            )));
+        }
         let m = map();
         let start = setup(m, &options.variant, &options.powers)?;
         // The playing powers own their home centres; every other centre
@@ -222,6 +230,10 @@ impl Game for Diplomacy {
 
     fn view(&self, viewer: Option<Seat>) -> View {
         self.board_view(viewer)
+    }
+
+    fn rules(&self, viewer: Option<Seat>) -> String {
+        self.rules_text(viewer)
     }
 
     fn ai_levels() -> &'static [&'static str] {

@@ -7,6 +7,7 @@ pub mod engine;
 pub mod field;
 pub mod garbage;
 pub mod groups;
+pub mod guide;
 pub mod notation;
 pub mod record;
 mod text;
@@ -429,6 +430,10 @@ impl Game for PuzzleDuel {
 
     /// Both fields are public; the seat to move gets one select entry per
     /// group, largest first (at most [`MAX_CHOICES`]).
+    fn rules(&self, _viewer: Option<Seat>) -> String {
+        guide::rules_text(self.options.max_turns)
+    }
+
     fn view(&self, viewer: Option<Seat>) -> View {
         let choices = match viewer {
             Some(v) if self.mover() == Some(v) => self

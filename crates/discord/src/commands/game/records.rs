@@ -90,8 +90,6 @@ pub async fn replay(
     ctx: Context<'_>,
     #[description = "Game id (default: this channel's)"] id: Option<i64>,
 ) -> Result<(), BotError> {
-    // Drawing every phase takes seconds: past Discord's three to answer.
-    ctx.defer().await?;
     let channel = ctx.channel_id().to_string();
     let g = ctx
         .data()
@@ -110,6 +108,10 @@ pub async fn replay(
             g.kind, g.id
         )));
     }
+    // Drawing every phase takes seconds: past Discord's three to answer.
+    // Deferred only now, so a refusal above is the first answer and stays
+    // ephemeral (after a public defer it would replace it in public).
+    ctx.defer().await?;
     let gid = g.id;
     let r = draw(ctx.data().host.clone(), gid)
         .await

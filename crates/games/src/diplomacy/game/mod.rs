@@ -37,6 +37,7 @@
 //! [`phases`] (resolution and phase flow) and [`view`] (the board view).
 
 mod detail;
+mod guide;
 mod menu;
 mod phases;
 mod press_rule;

@@ -53,6 +53,9 @@ impl Diplomacy {
     ) -> Result<Order, ActionError> {
         let m = map();
         let o = self.army_destinations_without_coasts(o);
+        if let Some(refusal) = self.wrong_coast(&o, line) {
+            return Err(refusal);
+        }
         if let Some(what) = self.wrong_phase_for(&o) {
             return Err(self.wrong_phase_error(line, what));
         }
@@ -74,6 +77,37 @@ impl Diplomacy {
             }
             _ => Ok(self.fill_unit(o)),
         }
+    }
+
+    /// The refusal of an order that places its fleet on a coast it is not
+    /// on (`F Stp/nc - Bot` with the fleet on the south coast): the order
+    /// names both coasts and is never moved to the other coast silently,
+    /// since from another coast the fleet reaches other provinces.
+    fn wrong_coast(&self, o: &Order, line: &str) -> Option<ActionError> {
+        let m = map();
+        let at = o.at()?;
+        let said = m.loc(at).coast?;
+        let unit = self
+            .units
+            .iter()
+            .chain(self.dislodged.iter().map(|d| &d.unit))
+            .rfind(|u| m.prov_of(u.loc) == m.prov_of(at))?;
+        let actual = m.loc(unit.loc).coast.filter(|_| unit.loc != at)?;
+        Some(err(
+            format!(
+                "`{}`: the fleet in {} is on the {} (`{}`), not the {}.",
+                crate::diplomacy::order::quoted(line),
+                m.prov(m.prov_of(at)).name,
+                actual.long(),
+                unit_name(m, unit),
+                said.long()
+            ),
+            format!(
+                "Order it from where it is, e.g. `{} H`; from the {} it reaches other provinces.",
+                unit_name(m, unit),
+                actual.long()
+            ),
+        ))
     }
 
     /// What `o` is, when it is an order of another phase than this one.
@@ -408,7 +442,10 @@ impl Diplomacy {
         let mut errors: Vec<(String, ActionError)> = Vec::new();
         let mut any_ok = false;
         let generic = self.hint(power);
-        for line in text.split(['\n', ';']) {
+        for line in text
+            .split(['\n', ';'])
+            .flat_map(|l| self.orders_of_line(power, l))
+        {
             let l = line.trim();
             if l.is_empty() {
                 continue;
@@ -437,6 +474,17 @@ impl Diplomacy {
             refuse(&mut a, &l, e.problem, expected);
         }
         Ok(a)
+    }
+
+    /// One typed line as the order lines it holds: orders pasted on one
+    /// line with ` / ` between them (`A Bud - Ser / A Vie - Gal`, as guides
+    /// and the README write them) are taken one by one, unless the whole
+    /// line is itself an order (a coast written `Stp / nc`).
+    fn orders_of_line<'a>(&self, power: Power, line: &'a str) -> Vec<&'a str> {
+        if !line.contains(" / ") || self.check_line(power, line.trim()).is_ok() {
+            return vec![line];
+        }
+        line.split(" / ").collect()
     }
 
     /// [`crate::seam::Game::validate`]: every order still legal.

@@ -1,0 +1,153 @@
+//! `/help`'s text: what a user can do where they ask (a DM, a channel with
+//! no game, a lobby, a game), so a player who never read a manual finds the
+//! next step. The rules of each game come from the engines (`/rules`).
+
+/// Where `/help` was asked, as far as it changes the answer.
+pub enum HelpPlace {
+    /// A direct message with the bot, with the labels of the user's
+    /// running games ("diplomacy #3").
+    Dm {
+        /// The user's running games.
+        games: Vec<String>,
+    },
+    /// A server channel without a game.
+    Channel {
+        /// The kinds of game the bot hosts.
+        kinds: Vec<&'static str>,
+    },
+    /// A channel whose game waits in its lobby.
+    Lobby {
+        /// The game's label ("cards #4").
+        label: String,
+        /// The game's kind.
+        kind: String,
+    },
+    /// A channel or thread with a running game.
+    Game {
+        /// The game's label.
+        label: String,
+        /// The game's kind.
+        kind: String,
+        /// Whether the asking user plays in it.
+        playing: bool,
+        /// Whether its moves are made in the channel (buttons) rather than by DM.
+        moves_in_channel: bool,
+    },
+}
+
+/// The answer to `/help` in `place`.
+pub fn help_text(place: &HelpPlace) -> String {
+    match place {
+        HelpPlace::Dm { games } => dm_help(games),
+        HelpPlace::Channel { kinds } => format!(
+            "**gamehost** runs games here: {}.\n\
+             **Start one:** `/game new` with the kind opens a lobby in this channel; others \
+             press **Join**, `/game ai` adds an AI seat, **Start** when the seats are taken. \
+             The game is then played in a thread of its own.\n\
+             **Learn a game:** `/rules` with the game's name.\n\
+             **More:** `/game list` (games running), `/game leaderboard`, `/game profile`, \
+             `/game history`.",
+            kinds.join(", ")
+        ),
+        HelpPlace::Lobby { label, kind } => format!(
+            "**{label}** waits in its lobby here. Press **Join** on the lobby message (or \
+             `/game join`); `/game leave` leaves it; `/game ai` adds an AI seat; **Start** \
+             (or `/game start`) once the seats are taken.\n`/rules {kind}` explains the game."
+        ),
+        HelpPlace::Game {
+            label,
+            kind,
+            playing: true,
+            moves_in_channel,
+        } => format!(
+            "**You play in {label}.** {}\n`/game status` shows whose move it is, `/game extend` \
+             asks for more time, `/game away` says you are away, `/game forfeit` gives up.\n\
+             `/rules {kind}` shows the rules{}.",
+            how_to_move(kind, *moves_in_channel),
+            if kind == "diplomacy" {
+                " with examples for your own units"
+            } else {
+                ""
+            }
+        ),
+        HelpPlace::Game { label, kind, .. } => format!(
+            "**{label}** is played here. `/game watch` follows it, `/game status` shows it; \
+             after it ends `/game replay` replays it.\n`/rules {kind}` explains the game; \
+             `/game new` in a channel without a game starts another."
+        ),
+    }
+}
+
+/// The greeting posted once when the bot joins a server: what it is and
+/// how to start, in a few lines.
+pub fn greeting_text(kinds: &[&str]) -> String {
+    format!(
+        "Hello! I host games here: {}. To start one, type `/game new` in a channel and \
+         pick a game; others join with the lobby's **Join** button, or add an AI with \
+         `/game ai`. `/rules` explains a game, `/help` says what you can do where you are.",
+        kinds.join(", ")
+    )
+}
+
+/// How a player of `kind` makes a move.
+fn how_to_move(kind: &str, moves_in_channel: bool) -> &'static str {
+    match (kind, moves_in_channel) {
+        ("diplomacy", _) => {
+            "Write your orders to me by DM, one per line (`A Par - Bur`), or use the menus of \
+             my DM prompt; `/orders` lists them; send `done` when finished. `/press` writes \
+             to other powers."
+        }
+        (_, true) => "Make your move with the buttons of the prompt in the game's thread.",
+        (_, false) => {
+            "Your moves are hidden: make them with the buttons of my DM prompt (or `/move`)."
+        }
+    }
+}
+
+/// `/help` in a DM: what is done here and what in a server.
+fn dm_help(games: &[String]) -> String {
+    let yours = if games.is_empty() {
+        "You play in no running game.".to_string()
+    } else {
+        format!("Your running games: {}.", games.join(", "))
+    };
+    format!(
+        "**In this DM** you make hidden moves: Diplomacy orders (one per line, `done` when \
+         finished; `/orders` lists them) and battle moves with the buttons of my prompts. \
+         {yours}\n`/rules` with a game's name shows its rules. Games are created in a \
+         server channel with `/game new`."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_place_fits_one_message_and_names_the_next_step() {
+        let places = [
+            HelpPlace::Dm {
+                games: vec!["diplomacy #3".into()],
+            },
+            HelpPlace::Channel {
+                kinds: vec!["battle", "cards"],
+            },
+            HelpPlace::Lobby {
+                label: "cards #4".into(),
+                kind: "cards".into(),
+            },
+            HelpPlace::Game {
+                label: "diplomacy #3".into(),
+                kind: "diplomacy".into(),
+                playing: true,
+                moves_in_channel: false,
+            },
+        ];
+        let wanted = ["diplomacy #3", "/game new", "Join", "done"];
+        for (place, word) in places.iter().zip(wanted) {
+            let text = help_text(place);
+            assert!(text.contains(word), "{word}: {text}");
+            assert!(text.chars().count() < 2000);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Diplomacy's rules as a player reads them (`/rules diplomacy`, the
+//! terminal's `rules`), with examples for the reader's own units when they
+//! play, and the phase guide the terminal prints before each phase (what a
+//! power has, what it owes, how to finish), so both front-ends teach from
+//! one text.
+
+use super::{Diplomacy, map};
+use crate::diplomacy::geo::Power;
+use crate::diplomacy::judge::PhaseKind;
+use crate::diplomacy::order::Order;
+use crate::seam::Seat;
+
+/// The general rules: orders of every phase with examples, finishing, draws.
+const RULES: &str = "**Diplomacy**: the powers race for a majority of the supply centres \
+(18 of 34 on the standard map). Every phase each power writes its orders in secret; all \
+are resolved together.\n\
+**Orders**, one per line (provinces by name or abbreviation, fleets' coasts as `Stp/nc`):\n\
+`A Par H` hold · `A Par - Bur` move · `A Mar S A Par - Bur` support a move · \
+`A Mun S A Ber` support a hold · `F Nth C A Lon - Nwy` convoy, with `A Lon - Nwy via convoy` \
+for the army.\n\
+Retreats: `A Mun R Boh` or `A Mun D` (disband). Winter: `Build A Par`, `Build F Stp/nc`, \
+`Remove F Nth`, `Waive`.\n\
+**Resolution:** a move with more support than every rival succeeds; equal strength \
+bounces and everyone stays. An attack on a supporting unit cuts its support (except one \
+from the province the support is aimed at). A dislodged unit retreats to an empty \
+neighbour or disbands. After each Fall a centre belongs to whoever stands on it; in Winter \
+you build in your empty home centres up to your centre count, or remove units above it.\n\
+**Finishing:** units without an order hold. You may change orders until you send `done`; \
+`clear` drops them. `draw` votes for a draw shared by every survivor (it passes when all \
+surviving powers vote for it); `no draw` takes the vote back.\n";
+
+impl Diplomacy {
+    /// [`crate::seam::Game::rules`]: the general rules, and for a power in
+    /// the game its own units with examples it could really give now.
+    pub(in crate::diplomacy) fn rules_text(&self, viewer: Option<Seat>) -> String {
+        let mut s = RULES.to_string();
+        if let Some(p) = viewer.and_then(|seat| self.power_of_seat(seat)) {
+            let units = self.unit_names_of(p);
+            s.push_str(&format!(
+                "**You are {}.** Your units: {}. For example: {}.\n",
+                p.name(),
+                if units.is_empty() {
+                    "none".to_string()
+                } else {
+                    units.join(", ")
+                },
+                self.movement_examples(p).join(", ")
+            ));
+        }
+        s
+    }
+
+    /// What `power` has and owes this phase and how to finish, for a front
+    /// end's phase prompt: its units and centres, what the phase takes
+    /// (with examples of its own units, the builds or removals owed), and
+    /// what `done` then does. `pending`: the orders already given.
+    pub fn phase_guide(&self, power: Power, pending: &[Order]) -> String {
+        let m = map();
+        let units = self.unit_names_of(power);
+        let centres: Vec<String> = self
+            .owners()
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| **o == Some(power))
+            .map(|(i, _)| m.prov(i as u8).name.clone())
+            .collect();
+        let mut s = format!(
+            "{}: you are {}. Your centres ({}): {}.\n",
+            self.phase_name(),
+            power.name(),
+            centres.len(),
+            centres.join(", ")
+        );
+        // The movement hint lists the units with its examples.
+        if self.phase() != PhaseKind::Movement {
+            s.push_str(&format!(
+                "Your units: {}.\n",
+                if units.is_empty() {
+                    "none".to_string()
+                } else {
+                    units.join(", ")
+                }
+            ));
+        }
+        s.push_str(&self.hint_with(power, pending));
+        s.push('\n');
+        let finish = match self.phase() {
+            PhaseKind::Movement => "Units without an order hold.",
+            PhaseKind::Retreat => "A dislodged unit without an order disbands.",
+            PhaseKind::Adjustment => {
+                "Builds not given are waived; removals not given are chosen for you (civil disorder)."
+            }
+        };
+        s.push_str(&format!(
+            "Orders one per line (`rules` shows the syntax). {finish} Send `done` when finished.\n"
+        ));
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::diplomacy::Diplomacy;
+    use crate::seam::Game;
+
+    #[test]
+    fn the_rules_give_a_power_examples_of_its_own_units() {
+        let g = Diplomacy::new_game(Default::default(), 1).unwrap();
+        let general = g.rules_text(None);
+        assert!(general.contains("`A Mar S A Par - Bur`"), "{general}");
+        let seat = (0..7)
+            .find(|&s| g.power_of_seat(s).is_some_and(|p| p.name() == "England"))
+            .unwrap();
+        let mine = g.rules_text(Some(seat));
+        assert!(mine.contains("You are England."), "{mine}");
+        assert!(mine.contains("F Lon"), "{mine}");
+        assert!(mine.chars().count() < 1950, "{}", mine.chars().count());
+    }
+}

@@ -1,0 +1,41 @@
+//! The rules of each kind of game, for `/rules` in Discord and `rules` in
+//! the terminal: the engine's own text (one source for every front-end),
+//! read from a game in play when there is one, so a player sees the rule
+//! set that game uses and what concerns their seat.
+
+use crate::{GameId, GameStatus, Host, HostError};
+
+impl Host {
+    /// The rules of `kind`. When `game` is a running game of that kind, as
+    /// `viewer` reads them there (Diplomacy: examples of their own units;
+    /// a battle: the type chart of the rule set it was created with);
+    /// otherwise the rules of a game of that kind with default options.
+    pub fn rules(
+        &self,
+        kind: &str,
+        game: Option<GameId>,
+        viewer: Option<&str>,
+    ) -> Result<String, HostError> {
+        let entry = self.registry().get(kind)?;
+        if let Some(id) = game {
+            let view = self.view(id, viewer)?;
+            if view.kind == entry.name && view.status == GameStatus::Running {
+                let state = self.state_at(id, view.turn)?;
+                return Ok(or_none_written(entry.name, state.rules(view.viewer_seat)));
+            }
+        }
+        let sample = self
+            .registry()
+            .create(entry.name, &serde_json::Value::Null, 0)?;
+        Ok(or_none_written(entry.name, sample.rules(None)))
+    }
+}
+
+/// The rules text, or a sentence saying the engine has none.
+fn or_none_written(kind: &str, text: String) -> String {
+    if text.trim().is_empty() {
+        format!("No rules are written for {kind} yet.")
+    } else {
+        text
+    }
+}
