@@ -194,9 +194,7 @@ async fn one_bot_per_file_and_a_restored_backup_resumes_its_game() {
     let bin = spawn(dir.path(), &db, TOKEN, &fake);
     fake.wait_ready(2).await;
     // Turn 2 is awaited again: the same prompts take the moves, and the
-    // second resolves the turn. (Its result reuses the outbox ids, and so
-    // the nonces, of the announcements made after the backup: within
-    // Discord's nonce window they are answered with the earlier messages.)
+    // second resolves the turn.
     let mut receipts = Vec::new();
     for (user, p) in &turn2 {
         let receipt = press_reply(&fake, *user, p, &p.buttons()[0].0).await;
@@ -204,6 +202,20 @@ async fn one_bot_per_file_and_a_restored_backup_resumes_its_game() {
         receipts.push(receipt);
     }
     assert!(receipts[1].contains("The turn is resolved"), "{receipts:?}");
+    // Its result is posted anew. The restored database hands out again the
+    // outbox ids of the announcements made after the backup; were the
+    // nonces the ids alone, Discord would answer these posts with the
+    // messages of before the restore (the fake keeps every nonce) and
+    // post nothing.
+    fake.wait_for("turn 3 posted again", |s| {
+        let posts = s
+            .channel(thread)
+            .iter()
+            .filter(|m| m.text().contains("Turn 3 of"))
+            .count();
+        (posts >= 2).then_some(())
+    })
+    .await;
     stop(bin).await;
 }
 

@@ -129,6 +129,9 @@ pub struct NewGame {
 pub struct OutboxItem {
     /// Outbox row id (pass to [`Host::mark_sent`]).
     pub id: i64,
+    /// When the row was queued (ms): with the id, what names it for good,
+    /// since a restored database hands out ids that were used after it.
+    pub queued_at: i64,
     /// The game it belongs to (its announcements go out in order).
     pub game_id: GameId,
     /// Where it goes.
@@ -353,6 +356,7 @@ pub fn game_label(row: &GameRow) -> String {
 fn outbox_item(r: OutboxRow) -> OutboxItem {
     OutboxItem {
         id: r.id,
+        queued_at: r.created_at,
         game_id: r.game_id,
         target: r.target,
         announcement: serde_json::from_str(&r.payload).map_err(|e| {

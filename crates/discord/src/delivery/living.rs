@@ -36,6 +36,7 @@
 
 use crate::Data;
 use crate::delivery::send::Route;
+use crate::delivery::send::RowKey;
 use crate::delivery::send::error_code;
 use crate::delivery::send::send_in_turn;
 use crate::ui::components;
@@ -224,7 +225,7 @@ pub async fn turn_posted(data: &Data, game_id: i64, turn: u32) -> bool {
 pub async fn deliver(
     http: &Http,
     data: &Data,
-    row: i64,
+    row: RowKey,
     channel: ChannelId,
     a: &Announcement,
 ) -> Option<Result<(), serenity::Error>> {
@@ -239,7 +240,7 @@ pub async fn deliver(
             if let Err(e) = close_lobby(http, data, a, "It has started").await {
                 return Some(Err(e));
             }
-            match open_thread(http, data, a).await {
+            match open_thread(http, data, row, a).await {
                 Ok(home) => open_turn(http, data, row, home, a).await,
                 Err(e) => Err(e),
             }
@@ -299,7 +300,7 @@ async fn lobby_text(data: &Data, a: &Announcement, base: &str) -> (String, bool)
 async fn lobby(
     http: &Http,
     data: &Data,
-    row: i64,
+    row: RowKey,
     channel: ChannelId,
     a: &Announcement,
 ) -> Result<(), serenity::Error> {
@@ -441,6 +442,7 @@ pub fn thread_name(label: &str, players: &[(String, bool)]) -> String {
 async fn open_thread(
     http: &Http,
     data: &Data,
+    row: RowKey,
     a: &Announcement,
 ) -> Result<ChannelId, serenity::Error> {
     let g = a.game_id;
@@ -496,7 +498,7 @@ async fn open_thread(
                      I need the Create Public Threads and Send Messages in Threads permissions.)"
                 );
                 let msg = messages::create(note);
-                send_in_turn(http, data, parent, vec![msg], Route::Thread(g)).await?;
+                send_in_turn(http, data, parent, vec![msg], Route::Thread(row)).await?;
                 Ok(settle(parent).await)
             }
             Some((status, _)) if status == 429 || status >= 500 => Err(e),
@@ -517,7 +519,7 @@ async fn open_thread(
 async fn open_turn(
     http: &Http,
     data: &Data,
-    row: i64,
+    row: RowKey,
     home: ChannelId,
     a: &Announcement,
 ) -> Result<(), serenity::Error> {
@@ -653,7 +655,7 @@ fn status_line(a: &Announcement) -> String {
 async fn waiting(
     http: &Http,
     data: &Data,
-    row: i64,
+    row: RowKey,
     a: &Announcement,
 ) -> Result<(), serenity::Error> {
     let g = a.game_id;

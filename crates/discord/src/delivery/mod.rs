@@ -459,6 +459,7 @@ mod tests {
     fn row(id: i64, game_id: i64) -> OutboxItem {
         OutboxItem {
             id,
+            queued_at: 0,
             game_id,
             target: Target::Channel("1".into()),
             announcement: Err("not read in these tests".into()),

@@ -7,8 +7,9 @@
 //!
 //! Delivery is at-least-once: the bot may die after Discord accepted a
 //! message and before the row is marked sent. Every message therefore
-//! carries a nonce made of the row id and the part number
-//! (`ob{row}p{part}`, at most 25 characters) with `enforce_nonce`, and
+//! carries a nonce made of the row id, when it was queued and the part
+//! number (`o{row}q{queued}p{part}`, at most 25 characters; see
+//! `send::nonce`) with `enforce_nonce`, and
 //! Discord answers a repeat within its de-duplication window (a few
 //! minutes) with the message it already created instead of posting it
 //! again. A restart later than that window can still post twice.
@@ -26,6 +27,7 @@ use crate::Data;
 use crate::delivery::boards::board_images;
 use crate::delivery::boards::wants_image;
 use crate::delivery::send::Route;
+use crate::delivery::send::RowKey;
 use crate::delivery::send::error_code;
 use crate::delivery::send::message_parts;
 use crate::delivery::send::send_in_turn;
@@ -61,8 +63,14 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
     let result = match &item.target {
         Target::Channel(c) => match snowflake(c) {
             Some(c) => {
-                match crate::delivery::living::deliver(http, data, item.id, ChannelId::new(c), a)
-                    .await
+                match crate::delivery::living::deliver(
+                    http,
+                    data,
+                    RowKey::of(item),
+                    ChannelId::new(c),
+                    a,
+                )
+                .await
                 {
                     Some(result) => result,
                     None => {
@@ -71,7 +79,7 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
                             .await
                             .unwrap_or(ChannelId::new(c));
                         let msgs = channel_messages(data, a).await;
-                        send_in_turn(http, data, home, msgs, Route::Main(item.id))
+                        send_in_turn(http, data, home, msgs, Route::Main(RowKey::of(item)))
                             .await
                             .map(drop)
                     }
@@ -80,7 +88,7 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
             None => return Fate::Skip,
         },
         Target::User(u) => match (snowflake(u), snowflake(&a.channel_id)) {
-            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u), item.id).await,
+            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u), RowKey::of(item)).await,
             _ => return Fate::Skip,
         },
     };
@@ -185,7 +193,7 @@ async fn to_user(
     data: &Data,
     a: &Announcement,
     user: UserId,
-    outbox_id: i64,
+    row: RowKey,
 ) -> Result<(), serenity::Error> {
     if !current(data, a).await {
         return Ok(());
@@ -225,7 +233,7 @@ async fn to_user(
             data,
             channel,
             message_parts(&text, rows, &[user]),
-            Route::Main(outbox_id),
+            Route::Main(row),
         )
         .await
         .map(drop);
@@ -242,9 +250,9 @@ async fn to_user(
         {
             msgs.push(last.add_file(map));
         }
-        return match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
+        return match send_dm(http, data, user, msgs, Route::Main(row)).await {
             Ok(()) => Ok(()),
-            Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(outbox_id)).await,
+            Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(row)).await,
         };
     }
     let body = match (a.kind, a.deadline) {
@@ -265,9 +273,9 @@ async fn to_user(
         ),
     };
     let msgs = message_parts(&body, rows, &[]);
-    match send_dm(http, data, user, msgs, Route::Main(outbox_id)).await {
+    match send_dm(http, data, user, msgs, Route::Main(row)).await {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(outbox_id)).await,
+        Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(row)).await,
     }
 }
 

@@ -28,29 +28,61 @@ pub(crate) fn transient(e: &serenity::Error) -> bool {
     }
 }
 
+/// An outbox row as its messages' nonces name it: its id and when it was
+/// queued. The id alone is not enough: a database restored from a backup
+/// hands out again the ids of rows delivered after the backup, and Discord
+/// would answer a new message carrying a nonce it saw minutes ago with the
+/// old message instead of posting it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RowKey {
+    /// The row's id.
+    pub id: i64,
+    /// When it was queued (ms).
+    pub queued_at: i64,
+}
+
+impl RowKey {
+    /// The key of an outbox item.
+    pub(crate) fn of(item: &host::OutboxItem) -> RowKey {
+        RowKey {
+            id: item.id,
+            queued_at: item.queued_at,
+        }
+    }
+}
+
 /// Which way an outbox row went out, for its messages' nonces.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Route {
     /// Where the row is addressed (channel, or the user's DM).
-    Main(i64),
+    Main(RowKey),
     /// The channel note for a user whose DMs are closed.
-    Fallback(i64),
-    /// The note that a game cannot have a thread (by game id: once a game).
-    Thread(i64),
+    Fallback(RowKey),
+    /// The note that a game cannot have a thread (once a game: only the
+    /// row that opens the thread posts it).
+    Thread(RowKey),
 }
 
 /// Discord's limit on a nonce's length.
 const MAX_NONCE: usize = 25;
 
+/// How much of the queuing time a nonce carries: its milliseconds modulo
+/// this (about 16.7 minutes, longer than Discord's de-duplication window of
+/// a few minutes), so a reused id collides only if queued at the same
+/// millisecond of that cycle.
+const QUEUED_CYCLE_MS: i64 = 1_000_000;
+
 /// The nonce of one message of an outbox row: unique per row, route and
 /// part, and the same every time the row is delivered again.
 pub(crate) fn nonce(route: Route, part: usize) -> Option<String> {
-    let n = match route {
-        Route::Main(id) => format!("ob{id}p{part}"),
-        Route::Fallback(id) => format!("ob{id}f{part}"),
-        Route::Thread(game) => format!("th{game}p{part}"),
+    let (tag, row) = match route {
+        Route::Main(row) => ('p', row),
+        Route::Fallback(row) => ('f', row),
+        Route::Thread(row) => ('t', row),
     };
-    // Row ids would need 19 digits to overflow; sending without a nonce
+    let queued = row.queued_at.rem_euclid(QUEUED_CYCLE_MS);
+    let n = format!("o{}q{queued}{tag}{part}", row.id);
+    // Row ids would need 14 digits to overflow; sending without a nonce
     // then is better than not sending.
     if n.len() > MAX_NONCE {
         tracing::warn!(nonce = %n, "outbox nonce too long; sent without de-duplication");
@@ -123,14 +155,50 @@ pub(crate) async fn send_in_turn(
 mod tests {
     use super::*;
 
+    fn key(id: i64, queued_at: i64) -> RowKey {
+        RowKey { id, queued_at }
+    }
+
     #[test]
     fn nonces_are_stable_distinct_and_within_discords_limit() {
-        assert_eq!(nonce(Route::Main(42), 0).as_deref(), Some("ob42p0"));
-        assert_eq!(nonce(Route::Fallback(42), 0).as_deref(), Some("ob42f0"));
-        assert_ne!(nonce(Route::Main(4), 21), nonce(Route::Main(42), 1));
-        // The largest row id still fits with up to 1000 parts.
-        let n = nonce(Route::Main(i64::MAX), 999).unwrap();
-        assert_eq!(n.len(), MAX_NONCE);
-        assert_eq!(nonce(Route::Main(i64::MAX), 1000), None);
+        let row = key(42, 1_764_000_123_456);
+        assert_eq!(nonce(Route::Main(row), 0).as_deref(), Some("o42q123456p0"));
+        assert_eq!(nonce(Route::Main(row), 0), nonce(Route::Main(row), 0));
+        assert_eq!(
+            nonce(Route::Fallback(row), 0).as_deref(),
+            Some("o42q123456f0")
+        );
+        assert_eq!(
+            nonce(Route::Thread(row), 0).as_deref(),
+            Some("o42q123456t0")
+        );
+        let at = 1_764_000_000_000;
+        assert_ne!(
+            nonce(Route::Main(key(4, at)), 21),
+            nonce(Route::Main(key(42, at)), 1)
+        );
+        assert_ne!(
+            nonce(Route::Main(key(4, 12)), 3),
+            nonce(Route::Main(key(41, 2)), 3)
+        );
+        // A thirteen-digit row id with the longest queuing part still fits
+        // with up to 1000 parts.
+        let big = key(9_999_999_999_999, 999_999);
+        assert_eq!(nonce(Route::Main(big), 999).unwrap().len(), MAX_NONCE);
+        assert_eq!(nonce(Route::Main(big), 1000), None);
+    }
+
+    #[test]
+    fn a_row_id_reused_after_a_restore_gets_new_nonces() {
+        // The row delivered before the restore, and the new row that was
+        // given its id afterwards, a minute later.
+        let before = key(7, 1_764_000_000_000);
+        let after = key(7, 1_764_000_060_000);
+        for part in 0..3 {
+            assert_ne!(
+                nonce(Route::Main(before), part),
+                nonce(Route::Main(after), part)
+            );
+        }
     }
 }
