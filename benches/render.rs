@@ -1,11 +1,13 @@
 //! Image speed: the Diplomacy map of the crowded 34-unit midgame with its
-//! orders (SVG alone and rasterised to PNG), and the replay GIF of a stored
+//! orders (SVG alone and rasterised to PNG; the PNG encoding alone, at the
+//! fast level beside tiny-skia's default), and the replay GIF of a stored
 //! 20-year game (about a hundred phases).
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use host::{GameId, Host, HostSettings, ManualClock, NewGame, Registry};
 use render::diplomacy::{diplomacy_svg, render_position_png};
 use render::replay::{replay_gif, replay_positions};
+use render::svg::{encode_png, svg_to_pixmap};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -64,6 +66,15 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("render/crowded_34_units_png", |b| {
         b.iter(|| render_position_png(black_box(&pos)).unwrap())
+    });
+    // The PNG encoding alone: the fast level the bot uses beside
+    // tiny-skia's default level, which it used before.
+    let pixmap = svg_to_pixmap(&diplomacy_svg(&pos).unwrap(), 1.0).unwrap();
+    c.bench_function("render/encode_png_fast", |b| {
+        b.iter(|| encode_png(black_box(pixmap.clone())).unwrap())
+    });
+    c.bench_function("render/encode_png_default_level_baseline", |b| {
+        b.iter(|| black_box(&pixmap).encode_png().unwrap())
     });
 
     let dir = tempfile::tempdir().unwrap();
