@@ -5,7 +5,8 @@
 //! `cargo bench --bench discord_latency -- SCENARIO` runs one scenario and
 //! prints p50/p95/max of the time from the move that resolved a turn to the
 //! next prompt of each player, per kind of game, and the REST requests the
-//! bot made per resolved turn:
+//! bot made per resolved turn, in all and by kind of game (a request
+//! counts for the game whose channel, thread or player's DM it names):
 //!
 //! - `field`: 12 battles against the AI (budget `LATENCY_AI_MS`, 1,000 ms)
 //!   beside 4 cards games and 2 Diplomacy games between people;
@@ -196,7 +197,7 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
     let requests_before = fake.state().requests.len();
     let turns_before = resolved_turns(&host);
     let samples = play(&fake, &players, s).await;
-    let turns = resolved_turns(&host) - turns_before;
+    let turns = turns_since(&turns_before, resolved_turns(&host));
     bin.signal("INT");
     let (_, output) = bin.exit().await;
     if let Ok(path) = std::env::var("LATENCY_BOT_LOG") {
@@ -207,7 +208,8 @@ async fn run_with_lanes(name: &str, s: &Scenario, lanes: &str) {
         }
     }
     println!("delivery lanes: {lanes} (0: the default)");
-    report(name, s, &samples, &fake, requests_before, turns);
+    report(name, s, &samples, &fake, requests_before, &turns);
+    report_by_kind(&fake, &players, requests_before, &turns);
 }
 
 /// Milliseconds since the epoch.
@@ -272,17 +274,33 @@ async fn seat_everyone(fake: &FakeDiscord, host: &Arc<Host>, s: &Scenario) -> Ve
     players
 }
 
-/// Turns resolved in every game so far.
-fn resolved_turns(host: &Host) -> i64 {
+/// Turns resolved so far, by kind of game.
+fn resolved_turns(host: &Host) -> BTreeMap<String, i64> {
     host.store()
         .read(|tx| {
-            let mut n = 0;
+            let mut turns: BTreeMap<String, i64> = BTreeMap::new();
             for id in tx.all_game_ids()? {
-                n += tx.game(id)?.map_or(0, |g| i64::from(g.turn));
+                if let Some(g) = tx.game(id)? {
+                    *turns.entry(g.kind).or_default() += i64::from(g.turn);
+                }
             }
-            Ok::<_, store::StoreError>(n)
+            Ok::<_, store::StoreError>(turns)
         })
-        .unwrap_or(0)
+        .unwrap_or_default()
+}
+
+/// The turns resolved between two counts, by kind.
+fn turns_since(
+    before: &BTreeMap<String, i64>,
+    after: BTreeMap<String, i64>,
+) -> BTreeMap<String, i64> {
+    after
+        .into_iter()
+        .map(|(kind, n)| {
+            let was = before.get(&kind).copied().unwrap_or(0);
+            (kind, n - was)
+        })
+        .collect()
 }
 
 /// Plays until the time is up: one watcher routes each new prompt to its
@@ -475,6 +493,83 @@ fn report_by_route(made: &[String]) {
     }
 }
 
+/// The channel id a request's path names (`/channels/{id}/...`), if any.
+fn channel_of(request: &str) -> Option<u64> {
+    let path = request.split(' ').nth(1)?;
+    let mut parts = path.split('/');
+    parts.find(|p| *p == "channels")?;
+    parts.next()?.parse().ok()
+}
+
+/// The REST requests (interaction replies left out) per resolved turn of
+/// each kind of game: a request counts for the game whose channel, thread
+/// or player's DM channel it names; a DM channel opened counts for its
+/// user's game.
+fn report_by_kind(
+    fake: &FakeDiscord,
+    players: &[Player],
+    requests_before: usize,
+    turns: &BTreeMap<String, i64>,
+) {
+    let state = fake.state();
+    let mut kind_of: HashMap<u64, &str> = HashMap::new();
+    for p in players {
+        kind_of.insert(2_100_000_000_000_000u64 + p.game as u64, p.kind);
+        if let Some(dm) = state.dm_channels.get(&p.user) {
+            kind_of.insert(*dm, p.kind);
+        }
+    }
+    for t in &state.threads {
+        if let Some(kind) = kind_of.get(&t.parent_id).copied() {
+            kind_of.insert(t.id, kind);
+        }
+    }
+    // (messages, edits, threads, other) by kind.
+    let mut counts: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    for request in &state.requests[requests_before..] {
+        if request.contains("/interactions/") || request.contains("/webhooks/") {
+            continue;
+        }
+        let Some(kind) = channel_of(request).and_then(|c| kind_of.get(&c).copied()) else {
+            continue;
+        };
+        let slot = if request.starts_with("POST") && request.contains("/threads") {
+            2
+        } else if request.starts_with("POST") && request.contains("/messages") {
+            0
+        } else if request.starts_with("PATCH") {
+            1
+        } else {
+            3
+        };
+        counts.entry(kind).or_default()[slot] += 1;
+    }
+    let mut opens: BTreeMap<&str, usize> = BTreeMap::new();
+    for p in players {
+        if state.dm_channels.contains_key(&p.user) {
+            *opens.entry(p.kind).or_default() += 1;
+        }
+    }
+    println!(
+        "| kind | turns | messages | edits | threads | DM channels | other | requests a turn |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (kind, n) in turns {
+        let c = counts.get(kind.as_str()).copied().unwrap_or_default();
+        let dms = opens.get(kind.as_str()).copied().unwrap_or(0);
+        let all = c.iter().sum::<usize>() + dms;
+        let per_turn = if *n > 0 {
+            format!("{:.1}", all as f64 / *n as f64)
+        } else {
+            "-".into()
+        };
+        println!(
+            "| {kind} | {n} | {} | {} | {} | {dms} | {} | {per_turn} |",
+            c[0], c[1], c[2], c[3]
+        );
+    }
+}
+
 /// The p-th percentile of sorted durations.
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
@@ -490,8 +585,9 @@ fn report(
     samples: &[Sample],
     fake: &FakeDiscord,
     requests_before: usize,
-    turns: i64,
+    turns_by_kind: &BTreeMap<String, i64>,
 ) {
+    let turns: i64 = turns_by_kind.values().sum();
     let mut by_kind: BTreeMap<&str, Vec<Duration>> = BTreeMap::new();
     for sample in samples {
         by_kind.entry(sample.kind).or_default().push(sample.waited);
