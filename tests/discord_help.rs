@@ -62,18 +62,37 @@ async fn help_answers_by_where_it_is_asked_and_only_to_the_asker() {
 async fn rules_show_the_type_chart_and_a_powers_own_units() {
     let h = Harness::start().await;
     let f = &h.fake;
-    let battle = private_text(
-        &ask(
-            f,
-            BOB,
-            CH + 1,
-            &["rules"],
-            json!([opt("game", 3, json!("battle"))]),
-            true,
-        )
-        .await,
-    );
+    let battle_replies = ask(
+        f,
+        BOB,
+        CH + 1,
+        &["rules"],
+        json!([opt("game", 3, json!("battle"))]),
+        true,
+    )
+    .await;
+    let battle = private_text(&battle_replies);
     assert!(battle.contains("**Type chart**"), "{battle}");
+    // The chart is also attached as an image, with alt text naming what
+    // each type is strong against.
+    let files: Vec<_> = battle_replies
+        .iter()
+        .flat_map(|m| m.files.clone())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0].filename, "type-chart.png");
+    let chart = resvg::tiny_skia::Pixmap::decode_png(&files[0].data).expect("a PNG");
+    assert!(
+        chart.width() > 400 && chart.height() > 400,
+        "{}x{}",
+        chart.width(),
+        chart.height()
+    );
+    let alt = files[0].description.clone().unwrap_or_default();
+    assert!(
+        alt.starts_with("Type chart.") && alt.contains(" Flame: 2× vs "),
+        "{alt}"
+    );
     assert!(
         battle.contains("`floor((α × d × A / B + β) × e)`"),
         "{battle}"

@@ -183,6 +183,10 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     /// an image (front-ends look the renderer up by this name; the engine
     /// does not depend on any renderer). `None`: the text board only.
     const BOARD_IMAGE: Option<&'static str> = None;
+    /// The name of the renderer that draws an image for this kind's rules
+    /// (battle: its type chart), shown beside [`Game::rules`]; `None`: the
+    /// rules are text only.
+    const RULES_IMAGE: Option<&'static str> = None;
     /// The number of seats a game of this kind has.
     fn seat_count(options: &Self::Options) -> usize;
     /// Creates a game from its options and a seed for every random draw.

@@ -19,6 +19,8 @@ pub trait AnyGame: Send + Sync {
     fn kind(&self) -> &'static str;
     /// See [`Game::BOARD_IMAGE`]: the renderer that draws this game, if any.
     fn board_image(&self) -> Option<&'static str>;
+    /// See [`Game::RULES_IMAGE`]: the renderer of this game's rules image, if any.
+    fn rules_image(&self) -> Option<&'static str>;
     /// The state as JSON text, for the store.
     fn state_json(&self) -> String;
     /// What players call a seat.
@@ -99,6 +101,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn board_image(&self) -> Option<&'static str> {
         G::BOARD_IMAGE
+    }
+    fn rules_image(&self) -> Option<&'static str> {
+        G::RULES_IMAGE
     }
     fn state_json(&self) -> String {
         serde_json::to_string(&self.0).unwrap_or_default()
@@ -221,6 +226,8 @@ pub struct KindEntry {
     pub default_turn_seconds: u64,
     /// See [`Game::BOARD_IMAGE`]: the name of the renderer drawing this kind.
     pub board_image: Option<&'static str>,
+    /// See [`Game::RULES_IMAGE`]: the name of the renderer of this kind's rules image.
+    pub rules_image: Option<&'static str>,
     create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
@@ -410,6 +417,7 @@ impl KindEntry {
             min_turn_seconds: G::MIN_TURN_SECONDS,
             default_turn_seconds: G::DEFAULT_TURN_SECONDS,
             board_image: G::BOARD_IMAGE,
+            rules_image: G::RULES_IMAGE,
             create: Box::new(move |options, seed| {
                 let opts = options_of::<G>(options)?;
                 Ok(Box::new(Erased(new_game(opts, seed)?)) as Box<dyn AnyGame>)

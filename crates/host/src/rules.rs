@@ -3,7 +3,8 @@
 //! read from a game in play when there is one, so a player sees the rule
 //! set that game uses and what concerns their seat.
 
-use crate::{GameId, GameStatus, Host, HostError};
+use crate::{AnyGame, GameId, GameStatus, Host, HostError};
+use games::seam::Seat;
 
 impl Host {
     /// The rules of `kind`. When `game` is a running game of that kind, as
@@ -16,18 +17,32 @@ impl Host {
         game: Option<GameId>,
         viewer: Option<&str>,
     ) -> Result<String, HostError> {
+        let (state, seat) = self.rules_game(kind, game, viewer)?;
+        Ok(or_none_written(state.kind(), state.rules(seat)))
+    }
+
+    /// The game whose rules [`Host::rules`] shows, with the viewer's seat in
+    /// it: `game` when it is a running game of `kind`, else a game of that
+    /// kind with default options (no seat). Front-ends draw a kind's rules
+    /// image (`Game::RULES_IMAGE`) from it, so the image shows the same rule
+    /// set as the text.
+    pub fn rules_game(
+        &self,
+        kind: &str,
+        game: Option<GameId>,
+        viewer: Option<&str>,
+    ) -> Result<(Box<dyn AnyGame>, Option<Seat>), HostError> {
         let entry = self.registry().get(kind)?;
         if let Some(id) = game {
             let view = self.view(id, viewer)?;
             if view.kind == entry.name && view.status == GameStatus::Running {
-                let state = self.state_at(id, view.turn)?;
-                return Ok(or_none_written(entry.name, state.rules(view.viewer_seat)));
+                return Ok((self.state_at(id, view.turn)?, view.viewer_seat));
             }
         }
         let sample = self
             .registry()
             .create(entry.name, &serde_json::Value::Null, 0)?;
-        Ok(or_none_written(entry.name, sample.rules(None)))
+        Ok((sample, None))
     }
 }
 

@@ -36,9 +36,19 @@ pub struct BoardImage {
 }
 
 /// The engine behind a type-erased game, through its state JSON.
-fn decode<G: Game>(game: &dyn AnyGame) -> Result<G, RenderError> {
+pub(super) fn decode<G: Game>(game: &dyn AnyGame) -> Result<G, RenderError> {
     serde_json::from_str(&game.state_json())
         .map_err(|e| RenderError::State(format!("{} state: {e}", G::KIND)))
+}
+
+/// `text` cut to Discord's limit on alt text, with an ellipsis when cut.
+pub(super) fn clip_description(text: String) -> String {
+    if text.chars().count() <= MAX_DESCRIPTION {
+        return text;
+    }
+    let mut cut: String = text.chars().take(MAX_DESCRIPTION - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// The public text board as alt text, or `caption` when it is too long.

@@ -1,5 +1,6 @@
 //! Images for the front-ends: SVG built per game, rasterised to PNG.
 
+mod battle_chart;
 mod board;
 pub mod diplomacy;
 mod diplomacy_board;
@@ -8,6 +9,7 @@ pub mod puzzle;
 pub mod replay;
 pub mod svg;
 
+pub use battle_chart::type_chart_svg;
 pub use board::{
     BoardImage, SeatNames, board_png, diplomacy_position, orders_png, orders_png_from_report,
     orders_png_named, seat_names,
@@ -40,6 +42,26 @@ pub fn board_renderer(name: &str) -> Option<BoardRenderer> {
 /// a caller can skip loading a state that [`board_png`] would not draw).
 pub fn has_board_image(name: Option<&str>) -> bool {
     name.and_then(board_renderer).is_some()
+}
+
+/// Draws the image of a kind's rules (its `Game::RULES_IMAGE`) from a game
+/// of that kind, so the image shows the rule set that game uses.
+pub type RulesRenderer = fn(&dyn AnyGame) -> Result<BoardImage, RenderError>;
+
+/// The rules image renderers, by the name a kind gives as its
+/// `Game::RULES_IMAGE`.
+const RULES_RENDERERS: &[(&str, RulesRenderer)] =
+    &[("battle-type-chart", battle_chart::type_chart)];
+
+/// The image of a game's rules (battle: its type chart), or `None` for
+/// kinds whose rules are text only.
+pub fn rules_png(game: &dyn AnyGame) -> Option<Result<BoardImage, RenderError>> {
+    let name = game.rules_image()?;
+    let draw = RULES_RENDERERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, draw)| *draw)?;
+    Some(draw(game))
 }
 
 /// Why an image could not be produced.
@@ -81,5 +103,28 @@ mod tests {
             assert!(hooks.contains(name), "no kind draws with {name}");
         }
         assert!(!has_board_image(None) && !has_board_image(Some("no-such")));
+    }
+
+    /// Every rules image a kind names has its renderer, and draws from a
+    /// game with default options; kinds without one draw nothing.
+    #[test]
+    fn every_rules_image_hook_has_its_renderer() {
+        let registry = Registry::standard();
+        let mut drawn = Vec::new();
+        for kind in registry.names() {
+            let entry = registry.get(kind).unwrap();
+            let game = registry.create(kind, &serde_json::Value::Null, 0).unwrap();
+            match entry.rules_image {
+                Some(name) => {
+                    let image = rules_png(game.as_ref()).expect(name).unwrap();
+                    assert!(image.png.starts_with(b"\x89PNG"), "{name}");
+                    drawn.push(name);
+                }
+                None => assert!(rules_png(game.as_ref()).is_none(), "{kind}"),
+            }
+        }
+        for (name, _) in RULES_RENDERERS {
+            assert!(drawn.contains(name), "no kind draws with {name}");
+        }
     }
 }

@@ -15,7 +15,8 @@
 //! - Uploads (`multipart.rs`): `multipart/form-data` bodies with a
 //!   `payload_json` part and `files[n]` parts, checked as Discord does (at
 //!   most 10 files, 10 MiB each, every attachment named in `payload_json`
-//!   uploaded); the files are kept on the message.
+//!   uploaded), on message creates, interaction replies and follow-ups;
+//!   the files are kept on the message.
 //! - Nonces: a message created with `enforce_nonce` and a nonce the bot
 //!   already used in that channel within [`NONCE_WINDOW`] is not created
 //!   again: the earlier message is returned and the hit recorded.

@@ -362,7 +362,10 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
     let is_followup = method == Method::POST
         && rest.starts_with("/webhooks/")
         && rest.trim_start_matches('/').split('/').count() == 3;
-    if !files.is_empty() && !is_message_create && !is_followup {
+    // So may an interaction's reply (`/rules battle`: the type chart).
+    let is_reply =
+        method == Method::POST && rest.starts_with("/interactions/") && rest.ends_with("/callback");
+    if !files.is_empty() && !is_message_create && !is_followup && !is_reply {
         return reject(
             shared,
             format!(
@@ -467,7 +470,7 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
             start_thread(shared, ch, mid, &body)
         }
         ("DELETE", ["channels", _, "messages", _]) => (StatusCode::NO_CONTENT, None),
-        ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, body),
+        ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, body, files),
         ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
             match shared.with(|s| original(s, token)) {
                 Some(m) => (StatusCode::OK, Some(m.json)),
@@ -847,7 +850,7 @@ fn original(s: &State, token: &str) -> Option<Msg> {
     s.message(id).cloned()
 }
 
-fn callback(shared: &Shared, token: &str, body: Value) -> Reply {
+fn callback(shared: &Shared, token: &str, body: Value, files: Vec<FilePart>) -> Reply {
     let Some(inter) = shared.with(|s| s.interactions.get(token).cloned()) else {
         return error(404, 10062, "Unknown interaction");
     };
@@ -881,8 +884,9 @@ fn callback(shared: &Shared, token: &str, body: Value) -> Reply {
         token: Some(token.to_string()),
     };
     let result: Reply = match kind {
+        // A reply may upload files, as a message create does.
         4 => {
-            let r = create(shared, inter.channel_id, &data, origin);
+            let r = create_with_files(shared, inter.channel_id, &data, origin, files);
             if let Some(m) = &r.1
                 && let Some(id) = m["id"].as_str().and_then(|i| i.parse::<u64>().ok())
             {

@@ -267,6 +267,7 @@ impl Game for Battle {
     type Options = BattleOptions;
 
     const KIND: &'static str = "battle";
+    const RULES_IMAGE: Option<&'static str> = Some("battle-type-chart");
     // Hidden simultaneous moves (by DM), and a short turn: a move is one pick.
     const DEFAULT_TURN_SECONDS: u64 = 300;
 
