@@ -76,6 +76,7 @@ impl Game for Diplomacy {
             still_years: 0,
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            sight: None,
         })
     }
 
@@ -234,6 +235,16 @@ impl Game for Diplomacy {
 
     fn view(&self, viewer: Option<Seat>) -> View {
         self.board_view(viewer)
+    }
+
+    /// Under Fog of War, while the game runs.
+    fn hides_board(&self) -> bool {
+        self.fog_hides()
+    }
+
+    /// A Fog of War phase's public text with every order and outcome.
+    fn report_after_end(&self, report: &TurnReport) -> String {
+        self.unsealed_report(report)
     }
 
     fn rules(&self, viewer: Option<Seat>) -> String {

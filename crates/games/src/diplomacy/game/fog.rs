@@ -104,6 +104,7 @@ impl Diplomacy {
         let seen = self.visible_provinces(power);
         let shown = |p: u8| seen & bit(p) != 0;
         copy.options.fog = false;
+        copy.sight = Some(seen);
         copy.units.retain(|u| shown(m.prov_of(u.loc)));
         copy.dislodged.retain(|d| shown(m.prov_of(d.unit.loc)));
         copy.standoffs.retain(|&p| shown(p));
@@ -116,6 +117,33 @@ impl Diplomacy {
             copy.draw_votes[p.index()] = false;
         }
         copy
+    }
+
+    /// In a copy made by [`Diplomacy::seen_by`] under Fog of War, the
+    /// provinces its power sees (the rest is drawn as fog); `None` for a
+    /// game itself, and for a copy with nothing hidden.
+    pub fn sight(&self) -> Option<Bits> {
+        self.sight
+    }
+
+    /// A logged phase's report with every order and outcome, from its
+    /// detail, for the history once a Fog of War game has ended (its public
+    /// text left them out); the public text itself in other games.
+    pub(in crate::diplomacy) fn unsealed_report(&self, report: &crate::seam::TurnReport) -> String {
+        let detail = report
+            .detail
+            .as_ref()
+            .and_then(|v| serde_json::from_value::<PhaseDetail>(v.clone()).ok());
+        match detail {
+            Some(d) if self.options.fog => {
+                let (lines, _) = results_lines(None, Bits::MAX, &d);
+                format!(
+                    "{}\nOrders (Fog of War, shown at the end):\n{lines}",
+                    report.public.trim_end()
+                )
+            }
+            _ => report.public.clone(),
+        }
     }
 
     /// The visibility of every seat's power now, for the private results of
@@ -158,60 +186,66 @@ impl Diplomacy {
 
     /// One power's view of a resolved phase (see [`Self::fogged_results`]).
     fn seen_results(&self, phase_name: &str, viewer: Power, seen: Bits, d: &PhaseDetail) -> String {
-        let m = map();
-        let sees_unit = |u: &Unit| u.power == viewer || seen & bit(m.prov_of(u.loc)) != 0;
-        let mut text = format!("{phase_name}: what {viewer} saw (Fog of War)\n");
-        let mut last = None;
-        let mut any = false;
-        for a in d
-            .orders
-            .iter()
-            .filter(|a| a.power == viewer || seen & order_provinces(&a.order) != 0)
-        {
-            if last != Some(a.power) {
-                let _ = writeln!(text, "{}:", a.power);
-                last = Some(a.power);
-            }
-            let _ = write!(
-                text,
-                "  {}",
-                seen_order_text(&a.order, a.power == viewer, seen)
-            );
-            if !a.success {
-                match a.reason {
-                    Some(r) => {
-                        let _ = write!(text, "  (fails: {})", r.text(m));
-                    }
-                    None => text.push_str("  (fails)"),
-                }
-            }
-            text.push('\n');
-            any = true;
-        }
-        for x in d.dislodged.iter().filter(|x| sees_unit(&x.unit)) {
-            let _ = writeln!(
-                text,
-                "Dislodged: {} {}.",
-                x.unit.power,
-                unit_name(m, &x.unit)
-            );
-            any = true;
-        }
-        for (what, units) in [
-            ("Disbanded", &d.disbanded),
-            ("Built", &d.built),
-            ("Removed", &d.removed),
-        ] {
-            for u in units.iter().filter(|u| sees_unit(u)) {
-                let _ = writeln!(text, "{what}: {} {}.", u.power, unit_name(m, u));
-                any = true;
-            }
-        }
+        let (lines, any) = results_lines(Some(viewer), seen, d);
+        let mut text = format!("{phase_name}: what {viewer} saw (Fog of War)\n{lines}");
         if !any {
             text.push_str("Nothing you could see happened.\n");
         }
         text
     }
+}
+
+/// The orders of a phase `viewer` saw (all of them for `None` with every
+/// province seen), each with its outcome, then the unit changes it saw;
+/// and whether there was anything.
+fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String, bool) {
+    let m = map();
+    let own = |p: Power| viewer == Some(p);
+    let sees_unit = |u: &Unit| own(u.power) || seen & bit(m.prov_of(u.loc)) != 0;
+    let mut text = String::new();
+    let mut last = None;
+    let mut any = false;
+    for a in d
+        .orders
+        .iter()
+        .filter(|a| own(a.power) || seen & order_provinces(&a.order) != 0)
+    {
+        if last != Some(a.power) {
+            let _ = writeln!(text, "{}:", a.power);
+            last = Some(a.power);
+        }
+        let _ = write!(text, "  {}", seen_order_text(&a.order, own(a.power), seen));
+        if !a.success {
+            match a.reason {
+                Some(r) => {
+                    let _ = write!(text, "  (fails: {})", r.text(m));
+                }
+                None => text.push_str("  (fails)"),
+            }
+        }
+        text.push('\n');
+        any = true;
+    }
+    for x in d.dislodged.iter().filter(|x| sees_unit(&x.unit)) {
+        let _ = writeln!(
+            text,
+            "Dislodged: {} {}.",
+            x.unit.power,
+            unit_name(m, &x.unit)
+        );
+        any = true;
+    }
+    for (what, units) in [
+        ("Disbanded", &d.disbanded),
+        ("Built", &d.built),
+        ("Removed", &d.removed),
+    ] {
+        for u in units.iter().filter(|u| sees_unit(u)) {
+            let _ = writeln!(text, "{what}: {} {}.", u.power, unit_name(m, u));
+            any = true;
+        }
+    }
+    (text, any)
 }
 
 /// An order as a power that saw it reads it: in full, except that a
@@ -486,8 +520,12 @@ mod tests {
             "{turkey}"
         );
         // The detail keeps everything, for the history at the end.
-        let detail = r.detail.unwrap().to_string();
-        assert!(detail.contains("\"power\":\"Germany\""), "{detail}");
+        let all = g.report_after_end(&r);
+        assert!(all.starts_with(r.public.trim_end()), "{all}");
+        for order in ["A Par - Bur", "A Mun - Bur", "A War - Gal"] {
+            assert!(all.contains(order), "{order} not in\n{all}");
+        }
+        assert!(g.hides_board());
     }
 
     #[test]

@@ -198,6 +198,11 @@ pub struct Diplomacy {
     pub(super) still_years: u8,
     pub(super) outcome: Option<Outcome>,
     pub(super) rng: ChaCha8Rng,
+    /// In a copy made by [`Diplomacy::seen_by`], the provinces its power
+    /// sees (a renderer draws the rest as fog); `None` in a game itself.
+    /// Never stored: copies are made from the stored game when needed.
+    #[serde(skip)]
+    pub(super) sight: Option<super::geo::Bits>,
 }
 
 /// The most refused lines one message's answer lists (the rest are counted).
