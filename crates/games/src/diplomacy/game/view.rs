@@ -40,13 +40,17 @@ impl Diplomacy {
         let m = map();
         let mut board = format!("{}\n", self.phase_name());
         let in_sight = |u: &Unit| shown.is_none_or(|b| b & (1u128 << m.prov_of(u.loc)) != 0);
-        if let Some(b) = shown {
-            let _ = writeln!(
-                board,
-                "Fog of War: you see {} of {} provinces.",
-                b.count_ones(),
-                m.province_count()
-            );
+        match shown {
+            Some(0) => board.push_str("Fog of War: units stay hidden until the game ends.\n"),
+            Some(b) => {
+                let _ = writeln!(
+                    board,
+                    "Fog of War: you see {} of {} provinces.",
+                    b.count_ones(),
+                    m.province_count()
+                );
+            }
+            None => {}
         }
         for &p in &self.seats {
             if !self.alive(p) {
