@@ -94,7 +94,8 @@ pub(super) fn orders_text(s: &Seated) -> String {
 /// The phase's map drawn to a PNG in the system's temporary directory
 /// (one file per game and phase, drawn again if asked again).
 fn write_map(s: &Seated) -> anyhow::Result<PathBuf> {
-    let pos = render::diplomacy::MapPosition::of_game(&s.game);
+    // Under Fog of War, the map of what the player's power sees.
+    let pos = render::diplomacy::MapPosition::seen_by(&s.game, s.power);
     let png = render::diplomacy::render_position_png(&pos)?;
     let name = format!("gamehost-diplomacy-{}-phase-{}.png", s.game_id, s.turn);
     let path = std::env::temp_dir().join(name);

@@ -270,6 +270,20 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     }
     /// What `viewer` may see (`None` is a spectator).
     fn view(&self, viewer: Option<Seat>) -> View;
+    /// Whether the game keeps part of its board from players and spectators
+    /// while it runs (Diplomacy's Fog of War): front-ends then show each
+    /// viewer only its [`Game::view`], draw no board image from the whole
+    /// state for the channel, and keep the replay until the end. False by
+    /// default (every piece on the board is public).
+    fn hides_board(&self) -> bool {
+        false
+    }
+    /// A logged turn's report as anyone may read it once the game has
+    /// ended: by default its public text; an engine whose public text left
+    /// things out while the game ran (Fog of War's orders) adds them here.
+    fn report_after_end(&self, report: &TurnReport) -> String {
+        report.public.clone()
+    }
     /// The rules as a player who never read a manual needs them: how to
     /// move, how a turn resolves, what the board's symbols mean, with what
     /// concerns `viewer`'s seat when given (Diplomacy: examples of its own

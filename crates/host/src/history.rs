@@ -11,6 +11,10 @@
 //! takeover, the seat's new player sees its actions from the takeover on,
 //! not those of the player before (a player who takes their own seat back
 //! is treated the same way: the host does not record who left).
+//!
+//! A game that hides its board while it runs (Fog of War) logs public
+//! reports without the orders; once it has ended its history shows them
+//! ([`games::seam::Game::report_after_end`]) and its replay opens.
 
 use super::{AnyGame, GameId, Host, HostError, game_label, require_game, seat_of_user};
 use crate::registry::DecodeError;
@@ -242,6 +246,7 @@ impl Host {
             return Ok(empty);
         }
         let viewer_seat = viewer.and_then(|u| seat_of_user(&seats, u));
+        let finished = row.status != store::GameStatus::Running;
         // A seat taken over changed hands: its earlier actions were someone
         // else's secrets, so the viewer sees only those since the last
         // takeover of their seat.
@@ -279,8 +284,14 @@ impl Host {
             let next = self.engine_after(&row, &entry)?;
             // Engines write "Player 1"; readers know the players' names
             // (the seat's present occupant, as the announcements name it).
-            let report =
-                super::announce::name_seats(&report.public, &seats, |s| before.seat_name(s));
+            // What a game kept secret while it ran (Fog of War's orders)
+            // opens once it has ended.
+            let text = if finished {
+                before.report_after_end(&report)
+            } else {
+                report.public.clone()
+            };
+            let report = super::announce::name_seats(&text, &seats, |s| before.seat_name(s));
             turns.push(TurnSummary {
                 turn: entry.turn,
                 moves,
@@ -290,6 +301,21 @@ impl Host {
             before = next;
         }
         Ok(HistoryPage { turns, ..empty })
+    }
+
+    /// Refuses, with a user error, the replay of a game that hides its
+    /// board while it runs (Fog of War): its positions and orders open at
+    /// the end.
+    pub fn check_replay_open(&self, game_id: GameId) -> Result<(), HostError> {
+        let row = self.game(game_id)?;
+        let running = row.status == store::GameStatus::Running;
+        if running && row.state.is_some() && self.engine_of(&row)?.hides_board() {
+            return Err(HostError::user(format!(
+                "{} is played under Fog of War: its replay opens when the game ends.",
+                game_label(&row)
+            )));
+        }
+        Ok(())
     }
 
     /// The last turn at which `seat` was taken over (0 if never, or no

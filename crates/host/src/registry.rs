@@ -63,6 +63,10 @@ pub trait AnyGame: Send + Sync {
     fn strength(&self, seat: Seat) -> u32;
     /// What a viewer may see.
     fn view(&self, viewer: Option<Seat>) -> View;
+    /// [`Game::hides_board`].
+    fn hides_board(&self) -> bool;
+    /// [`Game::report_after_end`].
+    fn report_after_end(&self, report: &TurnReport) -> String;
     /// [`Game::rules`].
     fn rules(&self, viewer: Option<Seat>) -> String;
     /// AI levels, default first.
@@ -186,6 +190,12 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn view(&self, viewer: Option<Seat>) -> View {
         self.0.view(viewer)
+    }
+    fn hides_board(&self) -> bool {
+        self.0.hides_board()
+    }
+    fn report_after_end(&self, report: &TurnReport) -> String {
+        self.0.report_after_end(report)
     }
     fn rules(&self, viewer: Option<Seat>) -> String {
         self.0.rules(viewer)

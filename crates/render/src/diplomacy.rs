@@ -66,6 +66,9 @@ const LAND: &str = "#eee3c4";
 const OFFBOARD: &str = "#cfc8b0";
 const OFFBOARD_SEA: &str = "#bcd2e3";
 const IMPASSABLE: &str = "#a9a9a9";
+/// Fog of War: land and sea the map's reader does not see, greyed.
+const FOG_LAND: &str = "#b3ada1";
+const FOG_SEA: &str = "#a9b5bf";
 
 /// SVG path data of one region (even-odd fill makes the holes).
 fn region_path(r: &Region) -> String {
@@ -146,6 +149,16 @@ fn province_fills(pos: &MapPosition) -> Vec<&'static str> {
             fill[p] = power_colour(*o).1;
         }
     }
+    // Fog of War: what the reader does not see is grey, whoever holds it.
+    for (p, prov) in m.provinces().iter().enumerate() {
+        if !pos.sees(p as u8) && prov.terrain != Terrain::Impassable {
+            fill[p] = if prov.terrain == Terrain::Sea {
+                FOG_SEA
+            } else {
+                FOG_LAND
+            };
+        }
+    }
     fill
 }
 
@@ -218,16 +231,20 @@ fn draw_straits(s: &mut String, b: &Board) {
     }
 }
 
-/// Supply centres, coloured by owner (white: neutral).
+/// Supply centres, coloured by owner (white: neutral; grey: in the fog,
+/// owner unknown).
 fn draw_centres(s: &mut String, b: &Board, pos: &MapPosition) {
     for (p, c) in b.centre.iter().enumerate() {
         if let Some((cx, cy)) = *c {
-            let col = pos
-                .owners
-                .get(p)
-                .copied()
-                .flatten()
-                .map_or("#ffffff", |o| power_colour(o).0);
+            let col = if pos.sees(p as u8) {
+                pos.owners
+                    .get(p)
+                    .copied()
+                    .flatten()
+                    .map_or("#ffffff", |o| power_colour(o).0)
+            } else {
+                "#8a8478"
+            };
             let _ = write!(
                 s,
                 r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="5" fill="{col}" stroke="#111" stroke-width="1.5"/>"##
@@ -296,10 +313,13 @@ fn draw_units(s: &mut String, b: &Board, pos: &MapPosition) {
             power_initial(u.power)
         );
     };
-    for u in &pos.units {
+    // A unit in the fog is never drawn, whatever the position holds.
+    let m = Map::standard();
+    let seen = |u: &&Unit| pos.sees(m.prov_of(u.loc));
+    for u in pos.units.iter().filter(seen) {
         token(s, u, false);
     }
-    for u in &pos.dislodged {
+    for u in pos.dislodged.iter().filter(seen) {
         token(s, u, true);
     }
 }

@@ -5,7 +5,7 @@
 
 use super::RenderError;
 use games::diplomacy::Diplomacy;
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::{Bits, Map, Power};
 use games::diplomacy::order::{Order, OrderKind, Unit};
 use std::sync::OnceLock;
 
@@ -343,6 +343,10 @@ pub struct MapPosition {
     /// Where each dislodged unit (by its location) may retreat to, drawn
     /// as dotted lines while its owner chooses.
     pub retreats: Vec<(u8, Vec<u8>)>,
+    /// Fog of War: the provinces the map's reader sees (by bit); every
+    /// other province is drawn as fog, with no unit and its centre's owner
+    /// unknown. `None`: the whole board is seen.
+    pub fog: Option<Bits>,
 }
 
 impl MapPosition {
@@ -356,7 +360,30 @@ impl MapPosition {
             orders: Vec::new(),
             players: Vec::new(),
             retreats: retreat_options(g),
+            fog: None,
         }
+    }
+
+    /// The position as `power` sees it in a Fog of War game (the whole
+    /// position otherwise, or once the game has ended): only the units in
+    /// the provinces it sees, the other provinces as fog. The legend's
+    /// centre counts stay the true ones, which every power knows; the owner
+    /// of a centre in the fog is not drawn.
+    pub fn seen_by(g: &Diplomacy, power: Power) -> MapPosition {
+        if !g.fog_hides() {
+            return MapPosition::of_game(g);
+        }
+        let seen = g.seen_by(power);
+        MapPosition {
+            owners: g.owners().to_vec(),
+            fog: seen.sight(),
+            ..MapPosition::of_game(&seen)
+        }
+    }
+
+    /// Whether the reader of this map sees province `p`.
+    pub fn sees(&self, p: u8) -> bool {
+        self.fog.is_none_or(|b| b & (1u128 << p) != 0)
     }
 }
 

@@ -43,6 +43,8 @@ pub fn has_replay(kind: &str) -> bool {
 /// reports' detail), then the current position; player names from the seats.
 pub fn replay_positions(host: &Host, game_id: GameId) -> Result<Vec<MapPosition>, RenderError> {
     let state = |e: host::HostError| RenderError::State(e.to_string());
+    // Fog of War: nothing of the board is drawn for all before the end.
+    host.check_replay_open(game_id).map_err(state)?;
     let log = host.game_log(game_id).map_err(state)?;
     if log.row.kind != Diplomacy::KIND {
         return Err(RenderError::State(format!(

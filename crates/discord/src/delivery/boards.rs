@@ -93,7 +93,9 @@ pub(crate) async fn board_images(data: &Data, a: &Announcement) -> Vec<BoardImag
 /// Diplomacy, the map with each power's player), drawn once a phase and
 /// shared by the channel's post and every player's prompt (see
 /// `phase_maps`). `None` when the kind has no image or it cannot be drawn
-/// (logged).
+/// (logged), and for a game that hides its board while it runs (Fog of
+/// War: the channel posts its public text board; each power's prompt
+/// draws the power's own map, `desk::prompt`).
 pub(crate) async fn position_image(
     data: &Data,
     game_id: i64,
@@ -104,6 +106,11 @@ pub(crate) async fn position_image(
         .get_or_draw(game_id, turn, move || {
             let drawn = host.state_at(game_id, turn).map_err(|e| e.to_string());
             let drawn = drawn.and_then(|game| {
+                // Fog of War: the channel gets the text board (only what
+                // every power knows), each power its own map by DM.
+                if game.hides_board() {
+                    return Ok(None);
+                }
                 // The legend names the players as the host seats them.
                 let players = render::seat_names(&host, game_id).map_err(|e| e.to_string())?;
                 render::board_png(game.as_ref(), &players)

@@ -268,7 +268,8 @@ pub fn prompt_rows(desk: &Desk) -> Vec<CreateActionRow> {
 /// The private map: the position now with the player's own pending orders
 /// drawn on it (nobody else's).
 pub fn orders_map(desk: &Desk) -> Result<CreateAttachment, BotError> {
-    let mut pos = render::diplomacy::MapPosition::of_game(&desk.game);
+    // Under Fog of War, only what the power sees.
+    let mut pos = render::diplomacy::MapPosition::seen_by(&desk.game, desk.power);
     pos.title = format!("{}: {}'s orders", pos.title, desk.power.name());
     pos.orders = desk
         .pending
@@ -330,9 +331,9 @@ pub async fn prompt(
     }
     let rows = prompt_rows(&desk);
     let loaded_ms = started.elapsed().as_millis() as u64;
-    let map = if desk.pending.is_empty() {
+    let map = if desk.pending.is_empty() && !desk.game.fog_hides() {
         // Nobody's orders to draw: the phase's one shared picture, the
-        // one the channel shows.
+        // one the channel shows (under Fog of War each power has its own).
         crate::delivery::boards::position_image(data, a.game_id, a.turn)
             .await
             .map(|image| map_attachment(&desk, image.png.clone()))

@@ -3,7 +3,9 @@
 //! both, so the rules never call their own AIs.
 
 use super::ai_seat;
-use super::game::{Diplomacy, DiplomacyAction, DiplomacyOptions, Season, map, setup};
+use super::game::{
+    Diplomacy, DiplomacyAction, DiplomacyOptions, Season, is_fog_variant, map, setup,
+};
 use super::judge::PhaseKind;
 use crate::seam::{
     ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
@@ -32,7 +34,9 @@ impl Game for Diplomacy {
         setup(map(), &options.variant, &options.powers).map_or(7, |s| s.powers.len())
     }
 
-    fn new_game(options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
+    fn new_game(mut options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
+        // `variant=fog` is the classic game with the `fog` option.
+        options.fog |= is_fog_variant(&options.variant);
         if options.victory_centres == 0 || options.victory_centres > 34 {
             return Err(OptionsError(
                 "victory_centres must be between 1 and 34 (18 is standard).".into(),
@@ -72,6 +76,7 @@ impl Game for Diplomacy {
             still_years: 0,
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            sight: None,
         })
     }
 
@@ -232,6 +237,16 @@ impl Game for Diplomacy {
         self.board_view(viewer)
     }
 
+    /// Under Fog of War, while the game runs.
+    fn hides_board(&self) -> bool {
+        self.fog_hides()
+    }
+
+    /// A Fog of War phase's public text with every order and outcome.
+    fn report_after_end(&self, report: &TurnReport) -> String {
+        self.unsealed_report(report)
+    }
+
     fn rules(&self, viewer: Option<Seat>) -> String {
         self.rules_text(viewer)
     }
@@ -243,7 +258,12 @@ impl Game for Diplomacy {
     /// `default`: a sampled best response over DumbBot's policy, voting for
     /// a draw once the game has stalled; `heuristic`, `random`, `hold` and
     /// `dumbbot` as [`ai_seat::action`] describes them.
+    /// Under Fog of War the AI plays from the position its power sees
+    /// ([`Diplomacy::seen_by`]): it cannot read hidden units.
     fn ai_action(&self, seat: Seat, level: &str, budget: AiBudget, seed: u64) -> Self::Action {
-        ai_seat::action(self, seat, level, budget, seed)
+        match self.power_of_seat(seat).filter(|_| self.fog_hides()) {
+            Some(power) => ai_seat::action(&self.seen_by(power), seat, level, budget, seed),
+            None => ai_seat::action(self, seat, level, budget, seed),
+        }
     }
 }

@@ -108,11 +108,13 @@ pub async fn replay(
             g.kind, g.id
         )));
     }
+    // Fog of War: the replay opens at the end (refused before deferring).
+    let gid = g.id;
+    ctx.data().host(move |h| h.check_replay_open(gid)).await?;
     // Drawing every phase takes seconds: past Discord's three to answer.
     // Deferred only now, so a refusal above is the first answer and stays
     // ephemeral (after a public defer it would replace it in public).
     ctx.defer().await?;
-    let gid = g.id;
     let r = draw(ctx.data().host.clone(), gid)
         .await
         .map_err(|e| BotError::user(format!("Cannot draw the replay of game #{gid}: {e}")))?;

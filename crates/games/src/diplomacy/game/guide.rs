@@ -29,12 +29,23 @@ you build in your empty home centres up to your centre count, or remove units ab
 `clear` drops them. `draw` votes for a draw shared by every survivor (it passes when all \
 surviving powers vote for it); `no draw` takes the vote back.\n";
 
+/// What Fog of War adds to the rules, while it hides anything.
+const FOG_RULES: &str = "**Fog of War:** you see only the provinces of your units and \
+centres and those next to them (by land or sea), with their units and centres' owners. \
+You may support or convoy only units you see. Everyone sees the phase and each power's \
+centre count; your results show the orders you could see. At the end everything opens.\n";
+
 impl Diplomacy {
     /// [`crate::seam::Game::rules`]: the general rules, and for a power in
     /// the game its own units with examples it could really give now.
     pub(in crate::diplomacy) fn rules_text(&self, viewer: Option<Seat>) -> String {
         let mut s = RULES.to_string();
+        if self.fog_hides() {
+            s.push_str(FOG_RULES);
+        }
         if let Some(p) = viewer.and_then(|seat| self.power_of_seat(seat)) {
+            // Under Fog of War the examples come from what the power sees.
+            let seen = self.seen_by(p);
             let units = self.unit_names_of(p);
             s.push_str(&format!(
                 "**You are {}.** Your units: {}. For example: {}.\n",
@@ -44,7 +55,7 @@ impl Diplomacy {
                 } else {
                     units.join(", ")
                 },
-                self.movement_examples(p).join(", ")
+                seen.movement_examples(p).join(", ")
             ));
         }
         s
@@ -55,6 +66,10 @@ impl Diplomacy {
     /// (with examples of its own units, the builds or removals owed), and
     /// what `done` then does. `pending`: the orders already given.
     pub fn phase_guide(&self, power: Power, pending: &[Order]) -> String {
+        if self.fog_hides() {
+            // Its examples and retreats come from what the power sees.
+            return self.seen_by(power).phase_guide(power, pending);
+        }
         let m = map();
         let units = self.unit_names_of(power);
         let centres: Vec<String> = self

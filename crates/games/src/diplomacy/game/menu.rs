@@ -122,6 +122,10 @@ impl Diplomacy {
     /// [`Diplomacy::check_order`] returns it. Empty when there is no such
     /// unit of `power` to order.
     pub fn legal_unit_orders(&self, power: Power, at: LocId) -> Vec<Order> {
+        if self.fog_hides() {
+            // Supports and convoys only of the units the power sees.
+            return self.seen_by(power).legal_unit_orders(power, at);
+        }
         let m = map();
         let Some(unit) = self
             .orderable_units(power)

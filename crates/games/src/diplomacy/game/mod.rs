@@ -34,9 +34,11 @@
 //! (`super::engine`) sits above this module beside the AIs and hands each
 //! step to a module here: [`state`] (accessors, legal builds, the
 //! orders a phase adjudicates), [`validate`] (order lines and actions),
-//! [`phases`] (resolution and phase flow) and [`view`] (the board view).
+//! [`phases`] (resolution and phase flow), [`view`] (the board view) and
+//! [`fog`] (what each power sees in a Fog of War game).
 
 mod detail;
+mod fog;
 mod guide;
 mod menu;
 mod phases;
@@ -49,7 +51,7 @@ mod view;
 pub use detail::{AdjudicatedOrder, PhaseDetail};
 pub use menu::OrderChoice;
 pub use press_rule::PressRule;
-pub use variant::{Setup, setup};
+pub use variant::{Setup, is_fog_variant, setup};
 
 use super::geo::{Map, Power, ProvId};
 use super::judge::{Dislodgement, PhaseKind};
@@ -81,6 +83,10 @@ pub struct DiplomacyOptions {
     /// The press rule: `full` (default), `anonymous`, `public-only` or
     /// `gunboat` (see [`PressRule`]).
     pub press: PressRule,
+    /// Fog of War: each power sees only what lies around its units and
+    /// centres until the game ends (see the `fog` module). `variant=fog`
+    /// is the classic game with this set.
+    pub fog: bool,
 }
 
 impl Default for DiplomacyOptions {
@@ -94,6 +100,7 @@ impl Default for DiplomacyOptions {
             variant: String::new(),
             powers: String::new(),
             press: PressRule::Full,
+            fog: false,
         }
     }
 }
@@ -191,6 +198,11 @@ pub struct Diplomacy {
     pub(super) still_years: u8,
     pub(super) outcome: Option<Outcome>,
     pub(super) rng: ChaCha8Rng,
+    /// In a copy made by [`Diplomacy::seen_by`], the provinces its power
+    /// sees (a renderer draws the rest as fog); `None` in a game itself.
+    /// Never stored: copies are made from the stored game when needed.
+    #[serde(skip)]
+    pub(super) sight: Option<super::geo::Bits>,
 }
 
 /// The most refused lines one message's answer lists (the rest are counted).

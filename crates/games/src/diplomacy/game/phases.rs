@@ -169,6 +169,21 @@ impl Diplomacy {
             };
         }
         let orders = self.orders_to_adjudicate(&actions);
+        // Under Fog of War the orders go to each power as far as it saw
+        // them, judged from the position before the phase.
+        let fogged = self.fog_hides();
+        let sight = if fogged {
+            self.sight_by_seat()
+        } else {
+            Vec::new()
+        };
+        let alive_before: Vec<Power> = self
+            .seats
+            .iter()
+            .copied()
+            .filter(|&p| self.alive(p))
+            .collect();
+        let phase_name = self.phase_name();
         self.record_seat_conduct(&actions, &mut text);
         let detail = match self.phase {
             PhaseKind::Movement => self.resolve_movement(&orders, &mut text),
@@ -180,6 +195,9 @@ impl Diplomacy {
                 self.draw_votes[p.index()] = false;
             }
         }
+        if fogged {
+            self.eliminated_text(&alive_before, &mut text);
+        }
         self.check_last_standing(&mut text);
         if self.outcome.is_none() {
             self.check_agreed_draw(&mut text);
@@ -187,9 +205,14 @@ impl Diplomacy {
         if self.outcome.is_none() {
             let _ = writeln!(text, "Next: {}.", self.phase_name());
         }
+        let private = if fogged {
+            self.fogged_results(&phase_name, &sight, &detail)
+        } else {
+            BTreeMap::new()
+        };
         TurnReport {
             public: text,
-            private: BTreeMap::new(),
+            private,
             detail: Some(detail.to_value()),
         }
     }
@@ -233,7 +256,12 @@ impl Diplomacy {
     fn resolve_movement(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
         let m = map();
         let r = adjudicate_movement(m, &self.units, orders);
-        self.results_text(orders, &r.orders, text);
+        // Under Fog of War the orders and dislodgements are private
+        // (`fogged_results`); the public text keeps what everyone knows.
+        let public_orders = !self.fog_hides();
+        if public_orders {
+            self.results_text(orders, &r.orders, text);
+        }
         let detail = PhaseDetail {
             dislodged: r.dislodged.clone(),
             ..PhaseDetail::new(PhaseKind::Movement, orders, &r.orders)
@@ -241,7 +269,7 @@ impl Diplomacy {
         self.units = r.final_units;
         self.dislodged = r.dislodged;
         self.standoffs = BitIter(r.standoffs).collect();
-        for d in &self.dislodged {
+        for d in self.dislodged.iter().filter(|_| public_orders) {
             let _ = writeln!(
                 text,
                 "Dislodged: {} {} (from {}).",
@@ -271,12 +299,15 @@ impl Diplomacy {
             self.standoff_bits(),
             orders,
         );
-        self.results_text(orders, &r.orders, text);
+        let public_orders = !self.fog_hides();
+        if public_orders {
+            self.results_text(orders, &r.orders, text);
+        }
         let detail = PhaseDetail {
             disbanded: r.disbanded.clone(),
             ..PhaseDetail::new(PhaseKind::Retreat, orders, &r.orders)
         };
-        for u in &r.disbanded {
+        for u in r.disbanded.iter().filter(|_| public_orders) {
             let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
         }
         self.units = r.final_units;
@@ -296,13 +327,16 @@ impl Diplomacy {
     fn resolve_adjustments(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
         let m = map();
         let r = adjudicate_adjustments(m, &self.units, &self.owners, orders);
-        self.results_text(orders, &r.orders, text);
+        let public_orders = !self.fog_hides();
+        if public_orders {
+            self.results_text(orders, &r.orders, text);
+        }
         let detail = PhaseDetail {
             built: r.built.clone(),
             removed: r.removed.iter().chain(&r.civil_disorder).copied().collect(),
             ..PhaseDetail::new(PhaseKind::Adjustment, orders, &r.orders)
         };
-        for u in &r.civil_disorder {
+        for u in r.civil_disorder.iter().filter(|_| public_orders) {
             let _ = writeln!(
                 text,
                 "Removed in civil disorder: {} {}.",

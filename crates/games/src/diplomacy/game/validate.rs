@@ -51,6 +51,13 @@ impl Diplomacy {
         line: &str,
         hinted: bool,
     ) -> Result<Order, ActionError> {
+        if self.fog_hides() {
+            // Checked against what the power sees, so that a refusal never
+            // tells it about a unit it cannot see (see the `fog` module).
+            return self
+                .seen_by(power)
+                .check_parsed_hinted(power, o, line, hinted);
+        }
         let m = map();
         let o = self.army_destinations_without_coasts(o);
         if let Some(refusal) = self.wrong_coast(&o, line) {

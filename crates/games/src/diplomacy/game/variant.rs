@@ -16,7 +16,11 @@
 //!   start, its fleets begin at sea: England F North Sea, A London,
 //!   F English Channel; Turkey A Smyrna, A Constantinople, F Ankara.
 //!
-//! In each, every centre but the two powers' home centres starts neutral,
+//! `fog` is the classic game under Fog of War (vDiplomacy's ClassicFog):
+//! the same powers and units, with the game's `fog` option set; like
+//! `classic` it takes a `powers=` list.
+//!
+//! In each two-player variant, every centre but the two powers' home centres starts neutral,
 //! and the other five powers are not on the board. `powers=` plays the
 //! classic game with any subset of at least two powers the same way: their
 //! usual units and home centres, every other centre neutral.
@@ -41,6 +45,12 @@ const VARIANTS: &[Variant] = &[
     Variant {
         name: "classic",
         title: "the classic game",
+        powers: &Power::ALL,
+        units: None,
+    },
+    Variant {
+        name: "fog",
+        title: "Fog of War on the classic game",
         powers: &Power::ALL,
         units: None,
     },
@@ -92,7 +102,8 @@ pub struct Setup {
 /// The seats and starting units the options ask for. `variant` names a
 /// variant (empty = classic); `powers` lists powers by name or initial,
 /// separated by commas or spaces (empty = the variant's). Giving both is
-/// refused unless `variant` is classic: a named variant fixes its powers.
+/// refused unless `variant` is classic (or `fog`, the classic game under
+/// Fog of War): a named variant fixes its powers.
 pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsError> {
     let wanted = variant.trim().to_ascii_lowercase();
     let wanted = if wanted.is_empty() {
@@ -108,7 +119,7 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
         )));
     };
     let chosen = parse_powers(powers)?;
-    if !chosen.is_empty() && v.name != "classic" {
+    if !chosen.is_empty() && !is_classic(v.name) {
         return Err(OptionsError(format!(
             "`powers` picks the powers of the classic game; the `{}` variant already fixes \
              them ({}). Give either `variant` or `powers`.",
@@ -138,6 +149,17 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
             .collect(),
     };
     Ok(Setup { powers, units })
+}
+
+/// Whether a variant is the classic game (`fog` is, under Fog of War), so
+/// that `powers=` may pick its powers.
+fn is_classic(name: &str) -> bool {
+    matches!(name, "classic" | "fog")
+}
+
+/// Whether `variant` names the Fog of War variant (`variant=fog`).
+pub fn is_fog_variant(variant: &str) -> bool {
+    variant.trim().eq_ignore_ascii_case("fog")
 }
 
 /// "France, Austria".

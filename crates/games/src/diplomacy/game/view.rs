@@ -2,7 +2,7 @@
 //! offered to the power whose turn it is.
 
 use super::{Diplomacy, DiplomacyAction, map};
-use crate::diplomacy::geo::Power;
+use crate::diplomacy::geo::{Bits, Power};
 use crate::diplomacy::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
 use crate::seam::{ActionChoice, ChoiceStyle, Game, Outcome, Seat, View};
@@ -10,11 +10,20 @@ use std::fmt::Write;
 
 impl Diplomacy {
     /// [`Game::view`]: the board for everyone, choices for `viewer`.
+    /// Under Fog of War a power's board lists only the units it sees and
+    /// its choices come from the position it sees; a spectator's lists no
+    /// units, only what everyone knows (the phase and the centre counts).
     pub(in crate::diplomacy) fn board_view(&self, viewer: Option<Seat>) -> View {
-        let board = self.board_text();
+        let power = viewer.and_then(|s| self.power_of_seat(s));
+        let shown = self
+            .fog_hides()
+            .then(|| power.map_or(0, |p| self.visible_provinces(p)));
+        let board = self.board_text(shown);
         let status = self.status_line();
-        let choices = match viewer {
-            Some(seat) if self.awaiting().contains(&seat) => self.choices_for(seat),
+        let choices = match (viewer, power) {
+            (Some(seat), Some(p)) if self.awaiting().contains(&seat) => {
+                self.seen_by(p).choices_for(seat)
+            }
             _ => Vec::new(),
         };
         View {
@@ -24,15 +33,35 @@ impl Diplomacy {
         }
     }
 
-    /// The phase, each live power's centres and units, the dislodged units.
-    fn board_text(&self) -> String {
+    /// The phase, each live power's centres and units, the dislodged units;
+    /// with `shown`, only the units in those provinces (Fog of War), and a
+    /// line saying so.
+    fn board_text(&self, shown: Option<Bits>) -> String {
         let m = map();
         let mut board = format!("{}\n", self.phase_name());
+        let in_sight = |u: &Unit| shown.is_none_or(|b| b & (1u128 << m.prov_of(u.loc)) != 0);
+        match shown {
+            Some(0) => board.push_str("Fog of War: units stay hidden until the game ends.\n"),
+            Some(b) => {
+                let _ = writeln!(
+                    board,
+                    "Fog of War: you see {} of {} provinces.",
+                    b.count_ones(),
+                    m.province_count()
+                );
+            }
+            None => {}
+        }
         for &p in &self.seats {
             if !self.alive(p) {
                 continue;
             }
-            let us = self.unit_names_of(p);
+            let us: Vec<String> = self
+                .units
+                .iter()
+                .filter(|u| u.power == p && in_sight(u))
+                .map(|u| unit_name(m, u))
+                .collect();
             // Wrap unit lists so board lines stay under 80 characters.
             let mut line = format!("{:<8} {:>2} SC ", p.name(), self.centre_count(p));
             for (k, u) in us.iter().enumerate() {
@@ -48,7 +77,7 @@ impl Diplomacy {
             }
             let _ = writeln!(board, "{}", line.trim_end());
         }
-        for d in &self.dislodged {
+        for d in self.dislodged.iter().filter(|d| in_sight(&d.unit)) {
             let _ = writeln!(
                 board,
                 "Dislodged: {} {}",
