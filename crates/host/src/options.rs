@@ -1,7 +1,9 @@
 //! The options text a game's creator types, on every front-end (`/game new
 //! options:`, `gamehost play --options`): either a JSON object
 //! (`{"team_size": 3}`) or, easier to type, `key=value` pairs separated by
-//! spaces or commas (`team_size=3 turn_limit=40`). Nothing else: a JSON
+//! spaces or commas (`team_size=3 turn_limit=40`); words after a comma that
+//! are not pairs continue the value before them
+//! (`powers=england,france,germany`). Nothing else: a JSON
 //! array would set options by position, unnamed and unchecked.
 //!
 //! A value is read as JSON when it is valid JSON (`3`, `true`, `[1,2]`,
@@ -60,28 +62,45 @@ pub fn parse_game_options(text: &str) -> Result<Value, String> {
 }
 
 /// Splits at spaces and commas that are not inside brackets or quotes, so
-/// `decks=[[1,2],[3]]` stays one pair.
+/// `decks=[[1,2],[3]]` stays one pair. A piece without `=` that follows a
+/// comma continues the value before it, so a list typed the natural way
+/// (`powers=england,france,germany`, or with spaces after the commas) is
+/// one value, not a pair and two strays.
 fn split_pairs(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut quoted, mut start) = (0i32, false, 0usize);
+    // Each piece as (start, end, whether a comma came before it).
+    let mut pieces: Vec<(usize, usize, bool)> = Vec::new();
+    let (mut depth, mut quoted, mut start, mut comma) = (0i32, false, 0usize, false);
+    let mut push = |from: usize, to: usize, comma: &mut bool| {
+        if from < to {
+            pieces.push((from, to, *comma));
+            *comma = false;
+        }
+    };
     for (i, c) in text.char_indices() {
         match c {
             '"' => quoted = !quoted,
             '[' | '{' if !quoted => depth += 1,
             ']' | '}' if !quoted => depth -= 1,
             ' ' | ',' | '\n' | '\t' if !quoted && depth <= 0 => {
-                if start < i {
-                    parts.push(&text[start..i]);
-                }
+                push(start, i, &mut comma);
+                comma |= c == ',';
                 start = i + c.len_utf8();
             }
             _ => {}
         }
     }
-    if start < text.len() {
-        parts.push(&text[start..]);
+    push(start, text.len(), &mut comma);
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for (from, to, after_comma) in pieces {
+        match parts.last_mut() {
+            Some(last) if after_comma && !text[from..to].contains('=') => last.1 = to,
+            _ => parts.push((from, to)),
+        }
     }
     parts
+        .into_iter()
+        .map(|(from, to)| &text[from..to])
+        .collect()
 }
 
 #[cfg(test)]
@@ -125,6 +144,24 @@ mod tests {
         assert_eq!(
             parse_game_options(r#"name="a b""#),
             Ok(json!({"name": "a b"}))
+        );
+    }
+
+    #[test]
+    fn a_list_after_a_key_is_one_value() {
+        assert_eq!(
+            parse_game_options("powers=england,france,germany end_year=1910"),
+            Ok(json!({"powers": "england,france,germany", "end_year": 1910}))
+        );
+        assert_eq!(
+            parse_game_options("powers=england, france, germany, end_year=1910"),
+            Ok(json!({"powers": "england, france, germany", "end_year": 1910}))
+        );
+        // Without a comma a stray word is still a stray.
+        assert!(
+            parse_game_options("powers=england france")
+                .unwrap_err()
+                .contains("`france` is not a `key=value` pair")
         );
     }
 
