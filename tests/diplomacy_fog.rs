@@ -10,9 +10,9 @@
 mod host_builder;
 
 use games::diplomacy::Diplomacy;
-use games::diplomacy::game::PhaseDetail;
-use games::diplomacy::geo::{Bits, Map, Power};
-use games::diplomacy::order::{Order, OrderKind, loc_name, unit_name};
+use games::diplomacy::game::{PhaseDetail, order_provinces};
+use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::order::{loc_name, unit_name};
 use games::seam::{AiBudget, Game};
 use host::{AnnouncementKind, GameId, Host, ManualClock, Target};
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,25 +63,6 @@ fn hidden(g: &Diplomacy, power: Option<Power>) -> BTreeSet<String> {
         .filter(|u| seen & 1u128 << m.prov_of(u.loc) == 0)
         .map(|u| unit_name(m, u))
         .collect()
-}
-
-/// The provinces an order touches (its unit's, and where it goes, supports
-/// or convoys from and to).
-fn touched(m: &Map, o: &Order) -> Bits {
-    let b = |l: u8| 1u128 << m.prov_of(l);
-    match *o {
-        Order::Unit { at, kind, .. } => {
-            b(at)
-                | match kind {
-                    OrderKind::Move { to, .. } | OrderKind::Retreat { to } => b(to),
-                    OrderKind::Support { from, to, .. } => b(from) | to.map_or(0, b),
-                    OrderKind::Convoy { from, to } => b(from) | b(to),
-                    _ => 0,
-                }
-        }
-        Order::Build { at, .. } => b(at),
-        Order::Waive => 0,
-    }
 }
 
 /// What each text may not name: by user, the units that user's power does
@@ -160,10 +141,9 @@ fn result_secrets(before: &Diplomacy, detail: &PhaseDetail) -> Secrets {
                 .iter()
                 .filter(|u| sight & 1u128 << m.prov_of(u.loc) == 0)
                 .filter(|u| {
-                    !detail
-                        .orders
-                        .iter()
-                        .any(|a| a.order.at() == Some(u.loc) && touched(m, &a.order) & sight != 0)
+                    !detail.orders.iter().any(|a| {
+                        a.order.at() == Some(u.loc) && order_provinces(&a.order) & sight != 0
+                    })
                 })
                 .map(|u| unit_name(m, u))
                 .collect();

@@ -278,8 +278,9 @@ fn seen_order_text(o: &Order, own: bool, seen: Bits) -> String {
 }
 
 /// The provinces an order touches: the unit's, and where it moves,
-/// retreats, supports or convoys from and to (a build's site).
-fn order_provinces(o: &Order) -> Bits {
+/// retreats, supports or convoys from and to (a build's site). A power
+/// reads another's order in its results when this meets what it saw.
+pub fn order_provinces(o: &Order) -> Bits {
     let m = map();
     let b = |l: u8| bit(m.prov_of(l));
     match *o {

@@ -49,6 +49,7 @@ mod variant;
 mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
+pub use fog::order_provinces;
 pub use menu::OrderChoice;
 pub use press_rule::PressRule;
 pub use variant::{Setup, is_fog_variant, setup};
