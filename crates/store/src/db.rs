@@ -5,6 +5,7 @@
 //! once; only the few truly dialect-specific ones have two texts.
 
 use super::StoreError;
+use super::pg_client::PgClient;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -263,10 +264,19 @@ impl rusqlite::ToSql for Value {
     }
 }
 
-/// A PostgreSQL transaction with its connection's statement cache.
+/// A PostgreSQL transaction with its connection's statement cache. Its
+/// `BEGIN` goes out with its first statement (one round trip for both); one
+/// that ends unfinished (an error, a panic) is rolled back when dropped.
 pub struct PgTx<'a> {
-    /// The open transaction.
-    pub tx: postgres::Transaction<'a>,
+    /// The connection.
+    pub(crate) client: &'a PgClient,
+    /// The `BEGIN` not sent yet: nothing has run in this transaction.
+    pub(crate) begin: Option<&'static str>,
+    /// Committed or rolled back already.
+    pub(crate) finished: bool,
+    /// Writes whose answers nobody waits for, sent with the next statement
+    /// or the commit ([`Conn::exec_later`]).
+    pub(crate) deferred: Vec<(postgres::Statement, Vec<Value>)>,
     /// Statements prepared on this connection, by their `?N` text.
     pub cache: &'a mut HashMap<String, postgres::Statement>,
     /// The SQLSTATE of a deadlock or serialization failure that aborted
@@ -317,9 +327,70 @@ impl PgTx<'_> {
         if let Some(s) = self.cache.get(sql) {
             return Ok(s.clone());
         }
-        let stmt = self.tx.prepare(&pg_placeholders(sql))?;
+        // Prepared outside the transaction (a statement needs none): its
+        // `BEGIN` still goes with the first statement run.
+        let stmt = self.client.prepare(&pg_placeholders(sql))?;
         self.cache.insert(sql.to_string(), stmt.clone());
         Ok(stmt)
+    }
+
+    /// Runs a prepared statement, after the `BEGIN` and the writes not
+    /// sent yet (one round trip for all).
+    fn execute(&mut self, stmt: &postgres::Statement, args: &[Value]) -> Result<u64, StoreError> {
+        let writes = std::mem::take(&mut self.deferred);
+        let begin = self.begin.take();
+        let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
+        let args = pg_args(args);
+        Ok(self
+            .client
+            .pipeline(begin, &queued, |c| Box::pin(c.execute(stmt, &args)))?)
+    }
+
+    /// The rows of a prepared query, after the `BEGIN` and the writes not
+    /// sent yet (one round trip for all).
+    fn query(
+        &mut self,
+        stmt: &postgres::Statement,
+        args: &[Value],
+    ) -> Result<Vec<postgres::Row>, StoreError> {
+        let writes = std::mem::take(&mut self.deferred);
+        let begin = self.begin.take();
+        let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
+        let args = pg_args(args);
+        Ok(self
+            .client
+            .pipeline(begin, &queued, |c| Box::pin(c.query(stmt, &args)))?)
+    }
+
+    /// Keeps a write to send with the next statement or the commit.
+    fn defer(&mut self, stmt: postgres::Statement, args: &[Value]) {
+        self.deferred.push((stmt, args.to_vec()));
+    }
+
+    /// Commits, with the writes not sent yet (nothing to do when no
+    /// statement ran).
+    pub(crate) fn commit(mut self) -> Result<(), postgres::Error> {
+        self.finished = true;
+        if self.begin.is_some() && self.deferred.is_empty() {
+            return Ok(());
+        }
+        let writes = std::mem::take(&mut self.deferred);
+        let begin = self.begin.take();
+        let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
+        self.client
+            .pipeline(begin, &queued, |c| Box::pin(c.batch_execute("COMMIT")))
+    }
+}
+
+impl Drop for PgTx<'_> {
+    fn drop(&mut self) {
+        if self.finished || self.begin.is_some() || self.client.is_closed() {
+            return;
+        }
+        // Unfinished: give the connection back outside any transaction.
+        if let Err(e) = self.client.batch_execute("ROLLBACK") {
+            tracing::debug!(error = %e, "rolling back a PostgreSQL transaction failed");
+        }
     }
 }
 
@@ -370,7 +441,24 @@ impl Conn<'_> {
                 let mut pg = cell.borrow_mut();
                 pg.forget_written(sql);
                 let stmt = pg.statement(sql)?;
-                Ok(pg.tx.execute(&stmt, &pg_args(args))? as usize)
+                Ok(pg.execute(&stmt, args)? as usize)
+            }),
+        }
+    }
+
+    /// Runs a write whose count nobody needs: on PostgreSQL it is sent
+    /// with the transaction's next statement or its commit (one round trip
+    /// for several), and its error, if any, is that statement's or the
+    /// commit's (the transaction fails all the same); on SQLite it runs now.
+    pub fn exec_later(&self, sql: &str, args: &[Value]) -> Result<(), StoreError> {
+        match self {
+            Conn::Lite(_) => self.exec(sql, args).map(|_| ()),
+            Conn::Pg(cell) => self.noting_lost(|| {
+                let mut pg = cell.borrow_mut();
+                pg.forget_written(sql);
+                let stmt = pg.statement(sql)?;
+                pg.defer(stmt, args);
+                Ok(())
             }),
         }
     }
@@ -408,13 +496,14 @@ impl Conn<'_> {
                 Ok(())
             }
             Conn::Pg(cell) => self.noting_lost(|| {
-                use postgres::fallible_iterator::FallibleIterator;
-                let mut pg = cell.borrow_mut();
-                pg.forget_written(sql);
-                let stmt = pg.statement(sql)?;
-                let mut rows = pg.tx.query_raw(&stmt, args.iter())?;
-                while let Some(r) = rows.next()? {
-                    f(pg_row(&r)?)?;
+                let rows = {
+                    let mut pg = cell.borrow_mut();
+                    pg.forget_written(sql);
+                    let stmt = pg.statement(sql)?;
+                    pg.query(&stmt, args)?
+                };
+                for r in &rows {
+                    f(pg_row(r)?)?;
                 }
                 Ok(())
             }),

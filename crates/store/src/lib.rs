@@ -21,6 +21,7 @@ mod dm_channels;
 mod guilds;
 mod messages;
 mod pauses;
+mod pg_client;
 mod pg_tls;
 mod postgres_store;
 mod prefetch;
@@ -78,6 +79,10 @@ pub enum StoreError {
     /// carries the server's message, SQLSTATE and detail.
     #[error("PostgreSQL error: {}", postgres_store::reason(.0))]
     Postgres(#[from] postgres::Error),
+    /// The PostgreSQL client's runtime (an event loop per connection) could
+    /// not be started: the process is out of file descriptors or memory.
+    #[error("could not start the PostgreSQL client: {0}")]
+    ClientRuntime(std::io::Error),
     /// A PostgreSQL connection string's TLS settings (or the rest of it)
     /// cannot be used.
     #[error("{0}")]
@@ -537,15 +542,26 @@ impl Store {
     }
 
     /// Runs read-only queries in one transaction (a consistent snapshot).
-    pub fn read<T, E>(&self, f: impl FnOnce(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
+    /// On PostgreSQL, `f` runs once more on a new connection when the first
+    /// was found lost (a server restart): it must only read.
+    pub fn read<T, E>(&self, mut f: impl FnMut(&Tx<'_>) -> Result<T, E>) -> Result<T, E>
     where
         E: From<StoreError>,
     {
         match &self.backend {
             Backend::Sqlite(c) => Store::run_sqlite(c, false, f),
             Backend::Postgres(pool) => {
-                // A READ ONLY snapshot takes no lock and cannot be lost.
+                // A READ ONLY snapshot takes no lock and cannot be lost to
+                // another transaction, only with its connection.
                 let mut conn = pool.get()?;
+                let attempt = Store::attempt_postgres(&mut conn, false, &mut f);
+                if !attempt.disconnected {
+                    return attempt.result;
+                }
+                tracing::warn!(
+                    "the PostgreSQL connection was lost during a read; connecting again"
+                );
+                conn.reconnect()?;
                 Store::attempt_postgres(&mut conn, false, f).result
             }
         }
@@ -635,20 +651,10 @@ impl Store {
     where
         E: From<StoreError>,
     {
-        let e = match conn.begin(write) {
-            Ok(pg) => return Store::run_postgres(pg, write, f),
-            Err(e) => e,
-        };
-        if !e.is_connection_lost() {
-            return PgAttempt::failed(e.into(), None);
-        }
-        // The connection died since the last transaction (the server
-        // restarted or ended it): `f` has not run, so connect again and
-        // begin once more; the player's action goes through.
-        tracing::warn!(error = %e, "the PostgreSQL connection was lost; connecting again");
-        if let Err(e) = conn.reconnect() {
-            return PgAttempt::failed(e.into(), None);
-        }
+        // A connection lost since the last transaction (the server
+        // restarted or ended it) shows at the first statement, which carries
+        // the `BEGIN`: nothing ran, and the attempt says `disconnected` so
+        // the caller runs `f` again on a new connection.
         match conn.begin(write) {
             Ok(pg) => Store::run_postgres(pg, write, f),
             Err(e) => PgAttempt::failed(e.into(), None),
@@ -670,8 +676,8 @@ impl Store {
         let Conn::Pg(cell) = tx.conn else {
             unreachable!("a PostgreSQL store runs PostgreSQL transactions")
         };
-        let pg = cell.into_inner();
-        if let Some(sqlstate) = pg.lost_to {
+        let mut pg = cell.into_inner();
+        if let Some(sqlstate) = pg.lost_to.take() {
             // Even an `Ok` (an error the closure swallowed) cannot commit:
             // the server aborted the transaction.
             let e = out.err().unwrap_or_else(|| {
@@ -692,13 +698,16 @@ impl Store {
                 };
             }
         };
-        match pg.tx.commit() {
+        match pg.commit() {
             Ok(()) => PgAttempt {
                 result: Ok(out),
                 lost_to: None,
                 disconnected: false,
             },
             Err(e) => {
+                // A commit whose answer was lost may have been written: it
+                // is not run again (every write transaction reads first, so
+                // a connection lost while idle shows before the commit).
                 let lost_to = db::retryable_sqlstate(&e);
                 PgAttempt::failed(StoreError::from(e).into(), lost_to)
             }
@@ -1223,7 +1232,7 @@ impl<'a> Tx<'a> {
 
     /// Records (or replaces) a seat's pending action for the current turn.
     pub fn upsert_pending(&self, game_id: i64, p: &PendingRow) -> Result<(), StoreError> {
-        self.conn.exec(
+        self.conn.exec_later(
             "INSERT INTO pending_actions (game_id, turn, seat, action, final, submitted_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id, seat) DO UPDATE SET turn = excluded.turn, \
@@ -1242,7 +1251,7 @@ impl<'a> Tx<'a> {
 
     /// Clears every pending action of a game (after its turn resolved).
     pub fn clear_pending(&self, game_id: i64) -> Result<(), StoreError> {
-        self.conn.exec(
+        self.conn.exec_later(
             "DELETE FROM pending_actions WHERE game_id = ?1",
             args![game_id],
         )?;
@@ -1251,7 +1260,7 @@ impl<'a> Tx<'a> {
 
     /// Appends a resolved turn to the log; fails if that turn was logged already.
     pub fn insert_turn_log(&self, game_id: i64, t: &TurnLogRow) -> Result<(), StoreError> {
-        self.conn.exec(
+        self.conn.exec_later(
             "INSERT INTO turn_log (game_id, turn, actions, report, state_after, resolved_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             args![
@@ -1314,7 +1323,7 @@ impl<'a> Tx<'a> {
     /// Sets (or replaces) the deadline of a game's current turn; a claim on
     /// the earlier one ends with it.
     pub fn set_deadline(&self, game_id: i64, d: &DeadlineRow) -> Result<(), StoreError> {
-        self.conn.exec(
+        self.conn.exec_later(
             "INSERT INTO deadlines (game_id, turn, due_at, remind_at, extensions_used, idle_deadlines) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
              ON CONFLICT (game_id) DO UPDATE SET turn = excluded.turn, due_at = excluded.due_at, \
@@ -1345,8 +1354,7 @@ impl<'a> Tx<'a> {
     /// Removes a game's deadline.
     pub fn clear_deadline(&self, game_id: i64) -> Result<(), StoreError> {
         self.conn
-            .exec("DELETE FROM deadlines WHERE game_id = ?1", args![game_id])?;
-        Ok(())
+            .exec_later("DELETE FROM deadlines WHERE game_id = ?1", args![game_id])
     }
 
     /// A game's current deadline.
@@ -1397,15 +1405,13 @@ impl<'a> Tx<'a> {
         target: &Target,
         payload: &str,
         now: i64,
-    ) -> Result<i64, StoreError> {
+    ) -> Result<(), StoreError> {
         let (kind, id) = target.parts();
-        self.conn
-            .one(
-                "INSERT INTO outbox (game_id, target_kind, target_id, payload, created_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-                args![game_id, kind, id, payload, now],
-            )?
-            .get(0)
+        self.conn.exec_later(
+            "INSERT INTO outbox (game_id, target_kind, target_id, payload, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            args![game_id, kind, id, payload, now],
+        )
     }
 
     /// Announcements not yet delivered, oldest first.

@@ -157,7 +157,7 @@ pub enum TlsConfigError {
 /// A PostgreSQL server to connect to: the driver's settings and ours for TLS.
 pub(crate) struct PgTarget {
     /// The driver's configuration (its `ssl_mode` set from ours).
-    pub(crate) config: postgres::Config,
+    pub(crate) config: tokio_postgres::Config,
     /// The TLS mode asked for.
     pub(crate) mode: SslMode,
     /// The trusted roots, when the mode checks the certificate.
@@ -199,14 +199,14 @@ impl PgTarget {
             SslMode::VerifyCa | SslMode::VerifyFull => Some(roots.unwrap_or(RootCerts::System)),
         };
         let mut config =
-            postgres::Config::from_str(&rest).map_err(|e| TlsConfigError::Invalid {
+            tokio_postgres::Config::from_str(&rest).map_err(|e| TlsConfigError::Invalid {
                 conn: redact_url(conn),
                 reason: e.to_string(),
             })?;
         config.ssl_mode(match mode {
-            SslMode::Disable => postgres::config::SslMode::Disable,
-            SslMode::Prefer => postgres::config::SslMode::Prefer,
-            _ => postgres::config::SslMode::Require,
+            SslMode::Disable => tokio_postgres::config::SslMode::Disable,
+            SslMode::Prefer => tokio_postgres::config::SslMode::Prefer,
+            _ => tokio_postgres::config::SslMode::Require,
         });
         Ok(PgTarget {
             config,

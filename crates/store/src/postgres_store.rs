@@ -4,9 +4,10 @@
 
 use super::StoreError;
 use super::db::PgTx;
+use super::pg_client::PgClient;
 use super::pg_tls::{PgTarget, TlsHandshakeError};
 use super::redact::redact_url;
-use postgres::{Client, IsolationLevel, NoTls};
+use postgres::{Client, NoTls};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -85,54 +86,69 @@ pub(crate) fn reason(e: &postgres::Error) -> String {
     line
 }
 
-/// Opens a connection to the server `url` names, with TLS as its `sslmode`
-/// and `sslrootcert` ask ([`super::pg_tls`]).
+/// A bare connection (the synchronous driver) to the server `url` names,
+/// with TLS as its `sslmode` and `sslrootcert` ask ([`super::pg_tls`]), for
+/// tools and tests.
 pub(crate) fn connect_client(url: &str) -> Result<Client, StoreError> {
+    let target = PgTarget::parse(url)?;
+    let config = postgres::Config::from(target.config.clone());
+    let connected = match target.connector()? {
+        None => config.connect(NoTls),
+        Some(tls) => config.connect(tls),
+    };
+    connected.map_err(|e| connect_failed(url, &target, e))
+}
+
+/// The store's connection to the server `url` names (pipelining, see
+/// [`PgClient`]), with TLS as for [`connect_client`].
+fn connect_store_client(url: &str) -> Result<PgClient, StoreError> {
     let target = PgTarget::parse(url)?;
     tracing::debug!(
         sslmode = %target.mode,
         check = target.check(),
         "connecting to PostgreSQL"
     );
-    let connected = match target.connector()? {
-        None => target.config.connect(NoTls),
-        Some(tls) => target.config.connect(tls),
-    };
-    connected.map_err(|e| {
-        let Some(handshake) = std::error::Error::source(&e)
-            .and_then(|cause| cause.downcast_ref::<TlsHandshakeError>())
-        else {
-            return StoreError::Postgres(e);
-        };
-        let reason = handshake.reason.clone();
-        let hint = if reason.contains("UnknownIssuer") || reason.contains("unknown issuer") {
-            "; the server's certificate is not signed by a trusted root: give its CA's \
-             certificate with sslrootcert=<file>"
-        } else if reason.contains("NotValidForName") || reason.contains("not valid for name") {
-            "; the certificate does not name the host connected to: connect by a name it \
-             carries, or check the chain only with sslmode=verify-ca"
-        } else if reason.contains("Expired") || reason.contains("expired") {
-            "; the server's certificate has expired: the server needs a new one"
-        } else {
-            ""
-        };
-        StoreError::TlsHandshake {
-            target: redact_url(url),
-            mode: target.mode,
-            check: target.check(),
-            reason,
-            hint,
-        }
+    PgClient::connect(&target.config, target.connector()?, |e| {
+        connect_failed(url, &target, e)
     })
+}
+
+/// The driver's error from connecting to `url`, with a TLS handshake's
+/// fault named and what to do about it.
+fn connect_failed(url: &str, target: &PgTarget, e: postgres::Error) -> StoreError {
+    let Some(handshake) =
+        std::error::Error::source(&e).and_then(|cause| cause.downcast_ref::<TlsHandshakeError>())
+    else {
+        return StoreError::Postgres(e);
+    };
+    let reason = handshake.reason.clone();
+    let hint = if reason.contains("UnknownIssuer") || reason.contains("unknown issuer") {
+        "; the server's certificate is not signed by a trusted root: give its CA's \
+         certificate with sslrootcert=<file>"
+    } else if reason.contains("NotValidForName") || reason.contains("not valid for name") {
+        "; the certificate does not name the host connected to: connect by a name it \
+         carries, or check the chain only with sslmode=verify-ca"
+    } else if reason.contains("Expired") || reason.contains("expired") {
+        "; the server's certificate has expired: the server needs a new one"
+    } else {
+        ""
+    };
+    StoreError::TlsHandshake {
+        target: redact_url(url),
+        mode: target.mode,
+        check: target.check(),
+        reason,
+        hint,
+    }
 }
 
 /// Connects to `url`, trying for [`RECONNECT_WITHIN`] while the server is
 /// unreachable or starting up (a restart takes a few seconds).
-fn connect_patiently(url: &str) -> Result<Client, StoreError> {
+fn connect_patiently(url: &str) -> Result<PgClient, StoreError> {
     let started = Instant::now();
     let mut attempts = 1u32;
     loop {
-        match connect_client(url) {
+        match connect_store_client(url) {
             Ok(client) => {
                 if attempts > 1 {
                     tracing::info!(
@@ -282,7 +298,7 @@ impl Drop for Pooled<'_> {
 
 /// One connection to a PostgreSQL database with its prepared statements.
 pub(crate) struct PgConn {
-    client: Client,
+    client: PgClient,
     cache: HashMap<String, postgres::Statement>,
     url: String,
 }
@@ -291,7 +307,7 @@ impl PgConn {
     /// Connects without touching the schema.
     pub(crate) fn connect(url: &str) -> Result<PgConn, StoreError> {
         Ok(PgConn {
-            client: connect_client(url)?,
+            client: connect_store_client(url)?,
             cache: HashMap::new(),
             url: url.to_string(),
         })
@@ -306,34 +322,35 @@ impl PgConn {
 
     fn migrate(&mut self) -> Result<(), StoreError> {
         let known = PG_MIGRATIONS.len() as i64;
-        let mut tx = self.client.transaction()?;
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
-        tx.batch_execute(&format!(
-            "CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version BIGINT NOT NULL)"
-        ))?;
-        let found: Option<i64> = tx
-            .query_opt(&format!("SELECT version FROM {VERSION_TABLE}"), &[])?
-            .map(|r| r.get(0));
-        if found.is_none() {
-            tx.execute(&format!("INSERT INTO {VERSION_TABLE} VALUES (0)"), &[])?;
-        }
-        let found = found.unwrap_or(0);
-        if found > known {
-            return Err(StoreError::SchemaTooNew {
-                path: redact_url(&self.url),
-                found,
-                known,
-            });
-        }
-        for sql in PG_MIGRATIONS.iter().skip(found.max(0) as usize) {
-            tx.batch_execute(sql)?;
-        }
-        tx.execute(
-            &format!("UPDATE {VERSION_TABLE} SET version = $1"),
-            &[&known],
-        )?;
-        tx.commit()?;
-        Ok(())
+        let url = &self.url;
+        in_transaction(&self.client, "COMMIT", |client| {
+            client.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+            client.batch_execute(&format!(
+                "CREATE TABLE IF NOT EXISTS {VERSION_TABLE} (version BIGINT NOT NULL)"
+            ))?;
+            let found: Option<i64> = client
+                .query_opt(&format!("SELECT version FROM {VERSION_TABLE}"), &[])?
+                .map(|r| r.get(0));
+            if found.is_none() {
+                client.execute(&format!("INSERT INTO {VERSION_TABLE} VALUES (0)"), &[])?;
+            }
+            let found = found.unwrap_or(0);
+            if found > known {
+                return Err(StoreError::SchemaTooNew {
+                    path: redact_url(url),
+                    found,
+                    known,
+                });
+            }
+            for sql in PG_MIGRATIONS.iter().skip(found.max(0) as usize) {
+                client.batch_execute(sql)?;
+            }
+            client.execute(
+                &format!("UPDATE {VERSION_TABLE} SET version = $1"),
+                &[&known],
+            )?;
+            Ok(())
+        })
     }
 
     /// Replaces the connection with a new one (its prepared statements go
@@ -360,20 +377,16 @@ impl PgConn {
             self.cache.clear();
         }
         let PgConn { client, cache, .. } = self;
-        let tx = if write {
-            client
-                .build_transaction()
-                .isolation_level(IsolationLevel::ReadCommitted)
-                .start()?
-        } else {
-            client
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?
-        };
         Ok(PgTx {
-            tx,
+            client,
+            // Sent with the transaction's first statement (one round trip).
+            begin: Some(if write {
+                "START TRANSACTION ISOLATION LEVEL READ COMMITTED"
+            } else {
+                "START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+            }),
+            finished: false,
+            deferred: Vec::new(),
             cache,
             lost_to: None,
             disconnected: false,
@@ -383,10 +396,10 @@ impl PgConn {
 
     /// The schema version recorded in the database (0: none).
     pub(crate) fn schema_version(&mut self) -> Result<i64, StoreError> {
-        let exists: bool = self
+        let exists = self
             .client
-            .query_one("SELECT to_regclass($1) IS NOT NULL", &[&VERSION_TABLE])?
-            .get(0);
+            .query_opt("SELECT to_regclass($1) IS NOT NULL", &[&VERSION_TABLE])?
+            .is_some_and(|r| r.get::<_, bool>(0));
         if !exists {
             return Ok(0);
         }
@@ -398,7 +411,7 @@ impl PgConn {
 
     /// Every table of the current schema with its columns in order.
     pub(crate) fn tables(&mut self) -> Result<BTreeMap<String, Vec<String>>, StoreError> {
-        Ok(columns_of(&mut self.client, None)?
+        Ok(columns_of(&self.client, None)?
             .into_iter()
             .map(|(t, cols)| (t, cols.into_iter().map(|c| c.0).collect()))
             .collect())
@@ -409,7 +422,7 @@ impl PgConn {
     /// scratch schema that is rolled back.
     pub(crate) fn integrity_problems(&mut self) -> Result<Vec<String>, StoreError> {
         let version = self.schema_version()?;
-        let found = columns_of(&mut self.client, None)?;
+        let found = columns_of(&self.client, None)?;
         if version == 0 {
             return Ok(vec![
                 "the database has no gamehost tables (schema version 0): it is not a gamehost \
@@ -421,19 +434,19 @@ impl PgConn {
         if !(1..=PG_MIGRATIONS.len() as i64).contains(&version) {
             return Ok(problems);
         }
-        let found_indexes = indexes_of(&mut self.client, None)?;
+        let found_indexes = indexes_of(&self.client, None)?;
         let scratch = format!("gamehost_expected_{}", std::process::id());
-        let mut tx = self.client.transaction()?;
-        tx.batch_execute(&format!(
-            "CREATE SCHEMA {scratch}; SET LOCAL search_path TO {scratch}"
-        ))?;
-        for sql in PG_MIGRATIONS.iter().take(version as usize) {
-            tx.batch_execute(sql)?;
-        }
-        let mut client_tx = tx;
-        let expected = columns_of_tx(&mut client_tx, &scratch)?;
-        let expected_indexes = indexes_of_tx(&mut client_tx, &scratch)?;
-        client_tx.rollback()?;
+        let (expected, expected_indexes) = in_transaction(&self.client, "ROLLBACK", |client| {
+            client.batch_execute(&format!(
+                "CREATE SCHEMA {scratch}; SET LOCAL search_path TO {scratch}"
+            ))?;
+            for sql in PG_MIGRATIONS.iter().take(version as usize) {
+                client.batch_execute(sql)?;
+            }
+            let expected = columns_of(client, Some(&scratch))?;
+            let indexes = indexes_of(client, Some(&scratch))?;
+            Ok((expected, indexes))
+        })?;
         for (table, cols) in &expected {
             let Some(have) = found.get(table) else {
                 problems.push(format!("table {table} is missing from the schema"));
@@ -479,16 +492,12 @@ fn collect_columns(rows: Vec<postgres::Row>) -> Columns {
     out
 }
 
-fn columns_of(client: &mut Client, schema: Option<&str>) -> Result<Columns, StoreError> {
+fn columns_of(client: &PgClient, schema: Option<&str>) -> Result<Columns, StoreError> {
     Ok(collect_columns(client.query(COLUMNS_SQL, &[&schema])?))
 }
 
-fn columns_of_tx(tx: &mut postgres::Transaction<'_>, schema: &str) -> Result<Columns, StoreError> {
-    Ok(collect_columns(tx.query(COLUMNS_SQL, &[&Some(schema)])?))
-}
-
 fn indexes_of(
-    client: &mut Client,
+    client: &PgClient,
     schema: Option<&str>,
 ) -> Result<BTreeMap<String, String>, StoreError> {
     Ok(client
@@ -498,15 +507,19 @@ fn indexes_of(
         .collect())
 }
 
-fn indexes_of_tx(
-    tx: &mut postgres::Transaction<'_>,
-    schema: &str,
-) -> Result<BTreeMap<String, String>, StoreError> {
-    Ok(tx
-        .query(INDEXES_SQL, &[&Some(schema)])?
-        .into_iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect())
+/// Runs `f` between `BEGIN` and `end` (`COMMIT` or `ROLLBACK`); an error
+/// of `f` always rolls back.
+fn in_transaction<T>(
+    client: &PgClient,
+    end: &str,
+    f: impl FnOnce(&PgClient) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    client.batch_execute("BEGIN")?;
+    let out = f(client);
+    let ended = client.batch_execute(if out.is_ok() { end } else { "ROLLBACK" });
+    let out = out?;
+    ended?;
+    Ok(out)
 }
 
 #[cfg(test)]
