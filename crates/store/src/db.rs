@@ -5,7 +5,7 @@
 //! once; only the few truly dialect-specific ones have two texts.
 
 use super::StoreError;
-use super::pg_client::PgClient;
+use super::pg_client::{Pending, PgClient};
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -304,7 +304,7 @@ pub fn retryable_sqlstate(e: &postgres::Error) -> Option<String> {
         .map(|c| c.code().to_string())
 }
 
-impl PgTx<'_> {
+impl<'a> PgTx<'a> {
     /// Drops the remembered rows a statement may change: every table its
     /// text names unless it is a plain `SELECT`, and everything when it
     /// deletes from `games` (which cascades to each game's rows).
@@ -334,32 +334,35 @@ impl PgTx<'_> {
         Ok(stmt)
     }
 
-    /// Runs a prepared statement, after the `BEGIN` and the writes not
-    /// sent yet (one round trip for all).
-    fn execute(&mut self, stmt: &postgres::Statement, args: &[Value]) -> Result<u64, StoreError> {
+    /// Sends the `BEGIN` and the writes not sent yet, then `last`, before
+    /// reading any answer (one round trip for all); `last`'s answer.
+    fn with_unsent<'c, T>(
+        &mut self,
+        last: impl FnOnce(&'c tokio_postgres::Client) -> Pending<'c, T>,
+    ) -> Result<T, postgres::Error>
+    where
+        'a: 'c,
+    {
+        let client: &'c PgClient = self.client;
         let writes = std::mem::take(&mut self.deferred);
-        let begin = self.begin.take();
         let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
-        let args = pg_args(args);
-        Ok(self
-            .client
-            .pipeline(begin, &queued, |c| Box::pin(c.execute(stmt, &args)))?)
+        client.pipeline(self.begin.take(), &queued, last)
     }
 
-    /// The rows of a prepared query, after the `BEGIN` and the writes not
-    /// sent yet (one round trip for all).
+    /// Runs a prepared statement (with what is unsent); rows changed.
+    fn execute(&mut self, stmt: &postgres::Statement, args: &[Value]) -> Result<u64, StoreError> {
+        let args = pg_args(args);
+        Ok(self.with_unsent(|c| Box::pin(c.execute(stmt, &args)))?)
+    }
+
+    /// The rows of a prepared query (with what is unsent).
     fn query(
         &mut self,
         stmt: &postgres::Statement,
         args: &[Value],
     ) -> Result<Vec<postgres::Row>, StoreError> {
-        let writes = std::mem::take(&mut self.deferred);
-        let begin = self.begin.take();
-        let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
         let args = pg_args(args);
-        Ok(self
-            .client
-            .pipeline(begin, &queued, |c| Box::pin(c.query(stmt, &args)))?)
+        Ok(self.with_unsent(|c| Box::pin(c.query(stmt, &args)))?)
     }
 
     /// Keeps a write to send with the next statement or the commit.
@@ -374,11 +377,7 @@ impl PgTx<'_> {
         if self.begin.is_some() && self.deferred.is_empty() {
             return Ok(());
         }
-        let writes = std::mem::take(&mut self.deferred);
-        let begin = self.begin.take();
-        let queued: Vec<_> = writes.iter().map(|(s, a)| (s, pg_args(a))).collect();
-        self.client
-            .pipeline(begin, &queued, |c| Box::pin(c.batch_execute("COMMIT")))
+        self.with_unsent(|c| Box::pin(c.batch_execute("COMMIT")))
     }
 }
 

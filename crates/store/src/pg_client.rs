@@ -1,7 +1,8 @@
 //! The store's own PostgreSQL client: tokio-postgres driven on a private
 //! single-threaded runtime, so the synchronous store can *pipeline*: send a
-//! transaction's `BEGIN` together with its first statement, one round trip
-//! instead of two. The synchronous `postgres` crate (kept for tools and
+//! transaction's `BEGIN`, and the writes whose answers it does not wait for,
+//! together with its next statement or its `COMMIT` (one round trip for
+//! all). The synchronous `postgres` crate (kept for tools and
 //! tests, [`crate::connect_postgres`]) waits for every answer before it sends
 //! the next message, and its client hides the asynchronous one.
 
