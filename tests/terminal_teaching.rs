@@ -51,6 +51,25 @@ fn each_diplomacy_phase_opens_with_a_guide_and_the_path_of_its_map() {
         .unwrap_or_else(|| panic!("no map path: {text}"));
     let png = std::fs::read(path).unwrap();
     assert_eq!(&png[..4], b"\x89PNG", "{path} is not a PNG");
+    // In a folder of the process's own: a random name, this user only
+    // (a fixed name in the shared temporary directory could be a planted
+    // link, and a fogged power's map readable by others).
+    let folder = std::path::Path::new(path).parent().unwrap();
+    let name = folder.file_name().unwrap().to_string_lossy().to_string();
+    assert!(
+        name.starts_with("gamehost-maps-") && name.len() > "gamehost-maps-".len(),
+        "{path}"
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::symlink_metadata(folder)
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(
+        mode & 0o077,
+        0,
+        "{path}: the folder is open to others ({mode:o})"
+    );
     // Full stops are never doubled ("when ready..").
     assert!(!text.contains(".."), "{text}");
 }

@@ -91,16 +91,36 @@ pub(super) fn orders_text(s: &Seated) -> String {
     text
 }
 
-/// The phase's map drawn to a PNG in the system's temporary directory
-/// (one file per game and phase, drawn again if asked again).
+/// The phase's map drawn to a PNG in this process's own folder of maps
+/// ([`map_folder`]; one file per game and phase, drawn again if asked again).
 fn write_map(s: &Seated) -> anyhow::Result<PathBuf> {
     // Under Fog of War, the map of what the player's power sees.
     let pos = render::diplomacy::MapPosition::seen_by(&s.game, s.power);
     let png = render::diplomacy::render_position_png(&pos)?;
-    let name = format!("gamehost-diplomacy-{}-phase-{}.png", s.game_id, s.turn);
-    let path = std::env::temp_dir().join(name);
+    let name = format!("diplomacy-{}-phase-{}.png", s.game_id, s.turn);
+    let path = map_folder()?.join(name);
     std::fs::write(&path, png)?;
     Ok(path)
+}
+
+/// A folder of this process's own under the system's temporary directory,
+/// with a random name and readable by this user only (made once, kept after
+/// exit so the last map can still be opened). A fixed name there would let
+/// another user of the machine place a link where the map is written, or
+/// read a fogged power's map.
+fn map_folder() -> anyhow::Result<&'static std::path::Path> {
+    static FOLDER: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    if let Some(folder) = FOLDER.get() {
+        return Ok(folder);
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let made = tempfile::Builder::new()
+        .prefix("gamehost-maps-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
+        .map_err(|e| anyhow::anyhow!("could not make a folder for the map images: {e}"))?
+        .keep();
+    Ok(FOLDER.get_or_init(|| made))
 }
 
 /// Whether `line` is one of the words the engine takes for `done` / `draw`.
