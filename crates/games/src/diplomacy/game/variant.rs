@@ -118,8 +118,12 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
             variant_names()
         )));
     };
-    let chosen = parse_powers(powers)?;
-    if !chosen.is_empty() && !is_classic(v.name) {
+    // A named variant refuses any `powers` first: that is the mistake to
+    // mend, whatever the list says.
+    let listed = powers
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .any(|w| !w.is_empty());
+    if listed && !is_classic(v.name) {
         return Err(OptionsError(format!(
             "`powers` picks the powers of the classic game; the `{}` variant already fixes \
              them ({}). Give either `variant` or `powers`.",
@@ -127,6 +131,7 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
             names(v.powers)
         )));
     }
+    let chosen = parse_powers(powers)?;
     let powers: Vec<Power> = if chosen.is_empty() {
         v.powers.to_vec()
     } else {
@@ -213,6 +218,22 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn powers_with_a_named_variant_is_refused_as_that_whatever_the_list() {
+        let m = Map::standard();
+        for list in ["england", "england, france", "zz"] {
+            let e = setup(m, "fva", list).err().expect("refused");
+            assert!(
+                e.0.contains("Give either `variant` or `powers`"),
+                "{list}: {}",
+                e.0
+            );
+        }
+        // Under the classic game, the list itself is checked.
+        let e = setup(m, "fog", "england").err().expect("refused");
+        assert!(e.0.contains("at least two powers"), "{}", e.0);
     }
 
     #[test]
