@@ -224,7 +224,9 @@ mod tests {
     fn powers_with_a_named_variant_is_refused_as_that_whatever_the_list() {
         let m = Map::standard();
         for list in ["england", "england, france", "zz"] {
-            let e = setup(m, "fva", list).err().expect("refused");
+            let Err(e) = setup(m, "fva", list) else {
+                panic!("{list}: accepted")
+            };
             assert!(
                 e.0.contains("Give either `variant` or `powers`"),
                 "{list}: {}",
@@ -232,7 +234,9 @@ mod tests {
             );
         }
         // Under the classic game, the list itself is checked.
-        let e = setup(m, "fog", "england").err().expect("refused");
+        let Err(e) = setup(m, "fog", "england") else {
+            panic!("accepted")
+        };
         assert!(e.0.contains("at least two powers"), "{}", e.0);
     }
 
