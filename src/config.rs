@@ -48,12 +48,14 @@ pub struct Config {
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseConfig {
-    /// The SQLite file, relative to the working directory.
+    /// The SQLite file; a relative path written in the config file is taken
+    /// from the file's folder (from the working directory when it comes
+    /// from the default, the environment or `--db`).
     pub path: PathBuf,
     /// A PostgreSQL URL (`postgres://user:password@host:5432/db`); when set,
     /// the games are kept there instead of in `path`.
     pub url: Option<String>,
-    /// Directory for `gamehost backup` snapshots.
+    /// Directory for `gamehost backup` snapshots (relative: as `path`).
     pub backup_dir: PathBuf,
 }
 
@@ -387,10 +389,11 @@ impl Config {
         env: &[(String, String)],
     ) -> Result<Config, ConfigError> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        let mut written = toml::Table::new();
         if let Some(text) = text {
             // Parse it ourselves first: toml's own message quotes the line
             // at fault, which may be the token's.
-            toml::from_str::<toml::Table>(text).map_err(|e| ConfigError::Invalid {
+            written = toml::from_str::<toml::Table>(text).map_err(|e| ConfigError::Invalid {
                 source_name: file.display().to_string(),
                 message: toml_syntax_message(text, &e),
             })?;
@@ -452,6 +455,9 @@ impl Config {
         if let Some(t) = token.filter(|_| config.discord.token.is_empty()) {
             config.discord.token = t;
         }
+        if let Some(folder) = file.parent() {
+            config.anchor_paths(folder, &written, &overrides);
+        }
         config
             .check()
             .map_err(|(key, message)| match overrides.get(key) {
@@ -466,6 +472,55 @@ impl Config {
                 },
             })?;
         Ok(config)
+    }
+
+    /// Takes every relative path written in the config file (`database.path`,
+    /// `database.backup_dir`, `discord.api_root_ca`, `battle.roster`) from the
+    /// file's folder (`folder`), so the bot finds its files wherever it is
+    /// started from. Defaults and environment variables stay relative to
+    /// the working directory, as `--db` does.
+    fn anchor_paths(
+        &mut self,
+        folder: &Path,
+        written: &toml::Table,
+        overrides: &BTreeMap<String, EnvSetting>,
+    ) {
+        let from_file = |key: &str| {
+            let (section, name) = key.split_once('.').unwrap_or((key, ""));
+            !overrides.contains_key(key)
+                && written
+                    .get(section)
+                    .and_then(toml::Value::as_table)
+                    .is_some_and(|t| t.contains_key(name))
+        };
+        let anchor = |path: &Path| -> Option<PathBuf> {
+            (!path.as_os_str().is_empty() && path.is_relative()).then(|| folder.join(path))
+        };
+        if from_file("database.path")
+            && let Some(p) = anchor(&self.database.path)
+        {
+            self.database.path = p;
+        }
+        if from_file("database.backup_dir")
+            && let Some(p) = anchor(&self.database.backup_dir)
+        {
+            self.database.backup_dir = p;
+        }
+        if from_file("discord.api_root_ca")
+            && let Some(p) = self
+                .discord
+                .api_root_ca
+                .as_deref()
+                .map(Path::new)
+                .and_then(anchor)
+        {
+            self.discord.api_root_ca = Some(p.display().to_string());
+        }
+        if from_file("battle.roster")
+            && let Some(p) = anchor(Path::new(&self.battle.roster))
+        {
+            self.battle.roster = p.display().to_string();
+        }
     }
 
     /// Checks values serde cannot: returns the key at fault and what would
@@ -819,11 +874,39 @@ mod tests {
             ]),
         )
         .unwrap();
-        assert_eq!(c.database.path, PathBuf::from("a.db"));
+        assert_eq!(c.database.path, f.path().parent().unwrap().join("a.db"));
         assert_eq!(c.ai.budget_ms, 7);
         assert_eq!(c.deadlines.battle_seconds, 9);
         assert_eq!(c.token(), Some("abc"));
         assert!(!format!("{c:?}").contains("abc"), "token leaked into Debug");
+    }
+
+    #[test]
+    fn relative_paths_in_the_file_are_taken_from_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("gamehost.toml");
+        std::fs::write(
+            &file,
+            "[database]\npath = \"data/g.db\"\nbackup_dir = \"snapshots\"\n\
+             [discord]\napi_root_ca = \"ca.pem\"\n[battle]\nroster = \"/etc/roster.toml\"\n",
+        )
+        .unwrap();
+        let c = Config::load_from(&file, env(&[])).unwrap();
+        assert_eq!(c.database.path, dir.path().join("data/g.db"));
+        assert_eq!(c.database.backup_dir, dir.path().join("snapshots"));
+        let ca = dir.path().join("ca.pem").display().to_string();
+        assert_eq!(c.discord.api_root_ca.as_deref(), Some(ca.as_str()));
+        // Absolute paths stay as written.
+        assert_eq!(c.battle.roster, "/etc/roster.toml");
+        // The environment's paths and the defaults follow the working
+        // directory; so does a file found there by its plain name.
+        let c = Config::load_from(&file, env(&[("GAMEHOST_DATABASE_PATH", "e.db")])).unwrap();
+        assert_eq!(c.database.path, PathBuf::from("e.db"));
+        assert_eq!(c.database.backup_dir, dir.path().join("snapshots"));
+        std::fs::write(&file, "[ai]\nbudget_ms = 5\n").unwrap();
+        let c = Config::load_from(&file, env(&[])).unwrap();
+        assert_eq!(c.database.path, PathBuf::from("gamehost.db"));
+        assert_eq!(c.battle.roster, "");
     }
 
     #[test]
@@ -862,7 +945,61 @@ mod tests {
     fn example_file_documents_the_defaults() {
         let example = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"));
         let c = Config::load_from(example, env(&[])).unwrap();
-        assert_eq!(c, Config::default());
+        // Its paths are read from its folder.
+        let mut expected = Config::default();
+        let folder = example.parent().unwrap();
+        expected.database.path = folder.join(&expected.database.path);
+        expected.database.backup_dir = folder.join(&expected.database.backup_dir);
+        assert_eq!(c, expected);
+    }
+
+    /// Every value the example shows, set or commented out, is the
+    /// default, except the commented examples of a setting that is not
+    /// set by default (`# guild_id = 1234...`); and every key it names is
+    /// one the code knows.
+    #[test]
+    fn every_value_of_the_example_is_the_default_or_an_example_of_an_unset_one() {
+        let example =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
+                .unwrap();
+        let defaults = toml::Table::try_from(Config::default()).unwrap();
+        let mut section = String::new();
+        let mut shown = 0;
+        for line in example.lines() {
+            if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                section = name.to_string();
+                continue;
+            }
+            let setting = line.strip_prefix("# ").unwrap_or(line);
+            let Some((key, _)) = setting.split_once(" = ") else {
+                continue;
+            };
+            if key.is_empty() || !key.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+                continue;
+            }
+            let value: toml::Table =
+                toml::from_str(setting).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let section_defaults = defaults[&section].as_table().unwrap();
+            let known = Config::load_text(
+                Path::new("example"),
+                Some(&format!("[{section}]\n{setting}\n")),
+                &[],
+            );
+            assert!(known.is_ok(), "[{section}] {line}: {known:?}");
+            match section_defaults.get(key) {
+                Some(default) => assert_eq!(
+                    Some(default),
+                    value.get(key),
+                    "[{section}] {line} is not the default"
+                ),
+                None => assert!(
+                    line.starts_with("# "),
+                    "[{section}] {line}: set by default?"
+                ),
+            }
+            shown += 1;
+        }
+        assert!(shown >= 20, "found {shown} settings");
     }
 
     /// Every commented-out setting of the example (`# key = value`) is

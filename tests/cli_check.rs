@@ -453,3 +453,66 @@ fn backup_refuses_a_missing_database_and_names_each_copy_uniquely() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("backup to"));
     assert!(!nowhere.exists());
 }
+
+/// `gamehost` with `--config config` run in `dir`, without the database
+/// variables of [`gamehost`].
+fn gamehost_configured(dir: &Path, config: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamehost"))
+        .current_dir(dir)
+        .env_remove("GAMEHOST_CONFIG")
+        .env_remove("GAMEHOST_DATABASE_PATH")
+        .env_remove("GAMEHOST_DATABASE_BACKUP_DIR")
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn relative_paths_follow_the_config_file_and_a_missing_database_is_worded_once() {
+    let root = tempfile::tempdir().unwrap();
+    let (conf, elsewhere) = (root.path().join("conf"), root.path().join("elsewhere"));
+    std::fs::create_dir_all(&conf).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let config = conf.join("gamehost.toml");
+    std::fs::write(
+        &config,
+        "[database]\npath = \"g.db\"\nbackup_dir = \"snapshots\"\n",
+    )
+    .unwrap();
+    let db = conf.join("g.db");
+
+    // Every command that needs the database says the same line, naming
+    // the file beside the config, not one in the working directory.
+    let missing = format!("gamehost: no database at {}", db.display());
+    for args in [&["check"][..], &["backup"], &["diplomacy", "export", "1"]] {
+        let (code, text) = gamehost_configured(&elsewhere, &config, args);
+        assert_eq!(code, Some(1), "{args:?}: {text}");
+        assert_eq!(text.trim(), missing, "{args:?}");
+    }
+    let (code, text) = gamehost_configured(&elsewhere, &config, &["restore", "old.db"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert_eq!(text.trim(), "gamehost: no database at old.db");
+    // `--db` stays relative to the working directory.
+    let (_, text) = gamehost_configured(&elsewhere, &config, &["check", "--db", "g.db"]);
+    assert_eq!(text.trim(), "gamehost: no database at g.db");
+
+    games(&db);
+    let (code, text) = gamehost_configured(&elsewhere, &config, &["check"]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, text) = gamehost_configured(&elsewhere, &config, &["backup"]);
+    assert_eq!(code, Some(0), "{text}");
+    let written: Vec<_> = std::fs::read_dir(conf.join("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        written.len() == 1 && written[0].starts_with("gamehost-"),
+        "{written:?}"
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}

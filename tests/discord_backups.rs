@@ -53,6 +53,10 @@ async fn scheduled_backups_appear_and_the_oldest_are_pruned() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("g.db");
     let backups = dir.path().join("snapshots");
+    // A backup a process killed mid-way left behind.
+    std::fs::create_dir_all(&backups).unwrap();
+    let cut_short = backups.join(".gamehost-backup-4000000000-7.partial");
+    std::fs::write(&cut_short, b"half a database").unwrap();
     let bin = spawn_with(
         dir.path(),
         &db,
@@ -71,6 +75,14 @@ async fn scheduled_backups_appear_and_the_oldest_are_pruned() {
     bin.signal("TERM");
     let (code, out) = bin.exit().await;
     assert_eq!(code, Some(0), "{out}");
+    // The start removed it; the stop (maybe during a backup) left none.
+    assert!(out.contains("removed a backup cut short"), "{out}");
+    let partial: Vec<_> = std::fs::read_dir(&backups)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(partial.is_empty(), "{partial:?}\n{out}");
     let written: Vec<PathBuf> = out
         .lines()
         .filter(|l| l.contains("scheduled backup written"))
@@ -238,7 +250,7 @@ fn restore_refuses_a_damaged_backup_and_a_missing_one() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert_eq!(
         text(&out).trim(),
-        "gamehost: there is no database nothing.db",
+        "gamehost: no database at nothing.db",
         "one line"
     );
 }

@@ -1,9 +1,10 @@
 //! `[metrics] listen`, with the real `gamehost run` binary against the fake
 //! Discord: `/healthz` follows the gateway (503 while the fake's gateway is
 //! down, 200 once the bot has reconnected), `/metrics` counts a game played
-//! to its end in Prometheus's text format without naming anyone, the
-//! server shrugs off bad requests, and `gamehost health` says the same as
-//! `/healthz`.
+//! to its end and the REST requests (a 429 among them) by route template
+//! in Prometheus's text format without naming anyone, the
+//! server shrugs off bad requests, `gamehost health` says the same as
+//! `/healthz`, and the log shows the invite URL once.
 
 mod support;
 
@@ -11,7 +12,7 @@ use serde_json::json;
 use std::io::{Read, Write};
 use std::time::Duration;
 use support::commands::{command, opt};
-use support::fake_discord::{FakeDiscord, TOKEN, WAIT};
+use support::fake_discord::{APP_ID, FakeDiscord, TOKEN, WAIT};
 use support::process::spawn_with;
 use support::setup::thread_of;
 use support::{ALICE, BOB};
@@ -157,7 +158,10 @@ async fn healthz_follows_the_gateway_and_metrics_count_a_played_game() {
     until_status(port, "/healthz", 200).await;
     fake.wait_ready(2).await;
 
+    // Discord holds the game's first message in the channel back once.
+    fake.fail_next_message_with_429(CH, Duration::from_millis(300));
     play_cards_to_the_end(&fake).await;
+    assert_eq!(fake.state().too_many_in(CH).len(), 1);
     let text = until_status(port, "/metrics", 200).await;
     assert_eq!(
         sample(&text, r#"gamehost_games{kind="cards",status="finished"}"#),
@@ -184,6 +188,52 @@ async fn healthz_follows_the_gateway_and_metrics_count_a_played_game() {
         "{text}"
     );
     assert_eq!(sample(&text, "gamehost_database_up"), Some(1.0), "{text}");
+    // The REST requests the bot made, timed by route template: every
+    // message it posted and edited, the 429 waited out inside one.
+    let posted = r#"route="POST /channels/{id}/messages""#;
+    let posts = sample(
+        &text,
+        &format!("gamehost_discord_rest_request_seconds_count{{{posted}}}"),
+    )
+    .unwrap_or(0.0);
+    let bot_posts = fake
+        .state()
+        .messages
+        .iter()
+        .filter(|m| !m.from_interaction)
+        .count() as f64;
+    assert!(
+        posts >= bot_posts && bot_posts >= 2.0,
+        "{posts} of {bot_posts}\n{text}"
+    );
+    let posting_time = sample(
+        &text,
+        &format!("gamehost_discord_rest_request_seconds_sum{{{posted}}}"),
+    )
+    .unwrap_or(0.0);
+    assert!(
+        posting_time >= 0.3,
+        "the 429's wait is not in: {posting_time}\n{text}"
+    );
+    assert!(
+        sample(
+            &text,
+            r#"gamehost_discord_rest_request_seconds_count{route="PATCH /channels/{id}/messages/{id}"}"#
+        )
+        .unwrap_or(0.0)
+            >= 1.0,
+        "{text}"
+    );
+    // (Also any spent bucket serenity waited out before sending.)
+    assert!(
+        sample(
+            &text,
+            &format!("gamehost_discord_rate_limited_total{{scope=\"route\",{posted}}}")
+        )
+        .unwrap_or(0.0)
+            >= 1.0,
+        "{text}"
+    );
     assert!(text.contains("gamehost_outbox_depth "), "{text}");
     assert!(text.trim_end().ends_with("# EOF"), "{text}");
     for private in [TOKEN, "Alice", &ALICE.to_string(), &CH.to_string()] {
@@ -209,6 +259,13 @@ async fn healthz_follows_the_gateway_and_metrics_count_a_played_game() {
     let (code, out) = bin.exit().await;
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("serving /healthz and /metrics"), "{out}");
+    // The invite URL, with the Application ID from Discord's READY, once
+    // although the gateway connected twice.
+    let invite = format!(
+        "invite the bot to a server with https://discord.com/oauth2/authorize?\
+         client_id={APP_ID}&scope=bot+applications.commands&permissions=309237746688"
+    );
+    assert_eq!(out.matches(&invite).count(), 1, "{out}");
     assert!(!out.contains(TOKEN), "the token leaked:\n{out}");
 }
 

@@ -82,6 +82,10 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     let mut lock = None;
     if let store::Location::Sqlite(path) = &location {
         lock = super::backups::lock(path, "start")?;
+        // Backups (and a restore, beside the file) cut short by an exit.
+        super::backups::remove_stale_partials(&config.database.backup_dir);
+        let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+        super::backups::remove_stale_partials(folder.unwrap_or(Path::new(".")));
         super::backups::before_migration(path, &config.database.backup_dir)?;
     }
     let host = super::open_host(&config)?.with_abandon_after(config.deadlines.abandon_after);
@@ -102,7 +106,7 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     }
     let mut settings = bot_settings(&config, host.registry());
     settings.shards = shards;
-    schedule_backups(&config);
+    let _backups = schedule_backups(&config);
     // Refused while a process of another gamehost version runs on the
     // database (a shared PostgreSQL one); its claims are given up on a
     // clean stop so other processes take its work over at once.
@@ -119,22 +123,25 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
 }
 
 /// Starts the `[backup] every` schedule (SQLite only: a PostgreSQL
-/// database is backed up with `pg_dump`).
-fn schedule_backups(config: &Config) {
+/// database is backed up with `pg_dump`), until the returned handle drops.
+fn schedule_backups(config: &Config) -> Option<super::backups::ScheduledBackups> {
     // Config::load has checked the span.
     let Ok(Some(every)) = crate::config::parse_every(&config.backup.every) else {
-        return;
+        return None;
     };
     match config.database.location() {
-        store::Location::Sqlite(path) => super::backups::schedule(
+        store::Location::Sqlite(path) => Some(super::backups::schedule(
             path,
             config.database.backup_dir.clone(),
             every,
             config.backup.keep,
-        ),
-        store::Location::Postgres(_) => tracing::info!(
-            "`[backup] every` copies a SQLite file; back the PostgreSQL database up with pg_dump"
-        ),
+        )),
+        store::Location::Postgres(_) => {
+            tracing::info!(
+                "`[backup] every` copies a SQLite file; back the PostgreSQL database up with pg_dump"
+            );
+            None
+        }
     }
 }
 
@@ -572,7 +579,9 @@ fn inspect_outbox(host: &Host, id: i64, report: &mut Inspection) {
 /// against the turn log, replay, pending actions, outbox). Prints one line
 /// per problem and fails if there is any.
 pub fn check(config: &Config) -> anyhow::Result<()> {
-    let store = Store::open_read_only_at(&config.database.location())?;
+    let location = config.database.location();
+    let store = Store::open_read_only_at(&location)
+        .map_err(super::cannot_open("the database", &location))?;
     let host = host_on(config, store)?;
     let report = inspect(&host)?;
     for p in &report.problems {
@@ -622,7 +631,10 @@ pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
         println!("backed up to {}", file.display());
         return Ok(());
     }
-    let store = Store::open_existing(&config.database.path)?;
+    let store = Store::open_existing(&config.database.path).map_err(super::cannot_open(
+        "the database",
+        &config.database.path.display(),
+    ))?;
     let dir = dest
         .as_ref()
         .and_then(|d| d.parent())
@@ -660,10 +672,8 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<()> {
              a `pg_dump` with `pg_restore`"
         );
     };
-    let backup = Store::open_read_only(file).map_err(|e| match e {
-        StoreError::NotFound { .. } => anyhow::anyhow!("there is no database {}", file.display()),
-        e => anyhow::Error::new(e).context(format!("cannot open the backup {}", file.display())),
-    })?;
+    let backup =
+        Store::open_read_only(file).map_err(super::cannot_open("the backup", &file.display()))?;
     let report = inspect(&host_on(config, backup)?)?;
     let older = report.version < schema_version_known();
     // An older schema is one problem `check` names, not damage: `run`

@@ -5,6 +5,7 @@
 
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use store::Store;
 
@@ -17,24 +18,37 @@ const DATED_PREFIX: &str = "gamehost-";
 /// taken): to a hidden temporary file first, published under its final
 /// name only once on disk. Returns the file written.
 pub fn dated_snapshot(db: &Path, dir: &Path, prefix: &str) -> anyhow::Result<PathBuf> {
-    let store = Store::open_existing(db)?;
+    dated_snapshot_through(db, dir, prefix, &temporary_in(dir))
+}
+
+/// [`dated_snapshot`] written first to `tmp` (a [`temporary_in`] `dir`).
+fn dated_snapshot_through(
+    db: &Path,
+    dir: &Path,
+    prefix: &str,
+    tmp: &Path,
+) -> anyhow::Result<PathBuf> {
+    let store =
+        Store::open_existing(db).map_err(super::cannot_open("the database", &db.display()))?;
     std::fs::create_dir_all(dir).with_context(|| {
         format!(
             "backup to {} failed: cannot create the folder",
             dir.display()
         )
     })?;
-    let tmp = temporary_in(dir);
-    let written = write_snapshot(&store, &tmp);
-    let published = written.and_then(|()| publish_unique(&tmp, dir, prefix));
-    let _ = std::fs::remove_file(&tmp);
+    let written = write_snapshot(&store, tmp);
+    let published = written.and_then(|()| publish_unique(tmp, dir, prefix));
+    let _ = std::fs::remove_file(tmp);
     published.with_context(|| format!("backup to {} failed", dir.display()))
 }
+
+/// How a backup's temporary file is named: `<this>-<pid>-<nanos>.partial`.
+const PARTIAL_PREFIX: &str = ".gamehost-backup-";
 
 /// A hidden name in `dir` no other backup uses at the same time.
 pub fn temporary_in(dir: &Path) -> PathBuf {
     dir.join(format!(
-        ".gamehost-backup-{}-{}.partial",
+        "{PARTIAL_PREFIX}{}-{}.partial",
         std::process::id(),
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -134,19 +148,83 @@ fn sort_key(name: &str) -> String {
     format!("{stamp}-{n:04}")
 }
 
+/// Deletes the temporary files in `dir` of backups cut short: those of
+/// processes that no longer run, or that carry this process's id (a
+/// restarted container's process often gets the id of the one before).
+/// Called by `run` once it holds the database, before any backup of its
+/// own. Returns how many it deleted.
+pub fn remove_stale_partials(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0; // no folder yet: nothing left behind
+    };
+    let mut removed = 0;
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PARTIAL_PREFIX)?.strip_suffix(".partial"))
+            .and_then(|rest| rest.split('-').next()?.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if (pid == std::process::id() || !process_runs(pid))
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            tracing::info!(file = %entry.path().display(), "removed a backup cut short");
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Whether a process `pid` runs (where that cannot be told: yes, so a
+/// running backup is never deleted).
+fn process_runs(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.join("self").exists() || proc.join(pid.to_string()).exists()
+}
+
+/// The scheduled backups of a running bot: dropping it (the bot stopped,
+/// however) deletes the temporary file of a backup still being written,
+/// which the exit is about to cut short.
+pub struct ScheduledBackups {
+    writing: Arc<Mutex<Option<PathBuf>>>,
+}
+
+impl Drop for ScheduledBackups {
+    fn drop(&mut self) {
+        let writing = self
+            .writing
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(tmp) = writing
+            && std::fs::remove_file(&tmp).is_ok()
+        {
+            tracing::info!(file = %tmp.display(), "stopped during a scheduled backup; its partial copy deleted");
+        }
+    }
+}
+
 /// Takes a snapshot of `db` into `dir` every `every` and prunes to `keep`,
 /// on a thread of its own (its own connection: the bot's games go on).
 /// Each one is logged; a failed one is logged and retried next time.
-pub fn schedule(db: PathBuf, dir: PathBuf, every: Duration, keep: usize) {
+pub fn schedule(db: PathBuf, dir: PathBuf, every: Duration, keep: usize) -> ScheduledBackups {
     tracing::info!(every_s = every.as_secs(), keep, dir = %dir.display(), "scheduled backups");
+    let writing: Arc<Mutex<Option<PathBuf>>> = Arc::default();
+    let handle = ScheduledBackups {
+        writing: writing.clone(),
+    };
     let spawned = std::thread::Builder::new()
         .name("backups".into())
         .spawn(move || {
             loop {
                 std::thread::sleep(every);
-                match dated_snapshot(&db, &dir, DATED_PREFIX)
-                    .and_then(|file| Ok((file, prune(&dir, keep)?)))
-                {
+                let tmp = temporary_in(&dir);
+                *writing.lock().unwrap_or_else(|p| p.into_inner()) = Some(tmp.clone());
+                let done = dated_snapshot_through(&db, &dir, DATED_PREFIX, &tmp);
+                writing.lock().unwrap_or_else(|p| p.into_inner()).take();
+                match done.and_then(|file| Ok((file, prune(&dir, keep)?))) {
                     Ok((file, pruned)) => {
                         tracing::info!(file = %file.display(), pruned, "scheduled backup written")
                     }
@@ -160,6 +238,7 @@ pub fn schedule(db: PathBuf, dir: PathBuf, every: Duration, keep: usize) {
     if let Err(e) = spawned {
         tracing::error!(error = %e, "cannot start the backup thread; no scheduled backups");
     }
+    handle
 }
 
 /// Before `run` migrates the SQLite file `db` to a newer schema: a
@@ -249,6 +328,48 @@ mod tests {
         assert_eq!(utc_stamp(951_782_400), "20000229-000000");
         assert_eq!(utc_stamp(1_800_000_000), "20270115-080000");
         assert_eq!(utc_stamp(1_709_251_199), "20240229-235959");
+    }
+
+    #[test]
+    fn partial_copies_of_stopped_processes_are_removed_and_running_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        // No process has an id that large (Linux stops at 2^22).
+        let dead = format!("{PARTIAL_PREFIX}4000000000-1.partial");
+        let mine = format!("{PARTIAL_PREFIX}{me}-2.partial");
+        let init = format!("{PARTIAL_PREFIX}1-3.partial");
+        for name in [
+            &dead,
+            &mine,
+            &init,
+            &"gamehost-20250101-000000.db".to_string(),
+        ] {
+            std::fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        assert_eq!(remove_stale_partials(dir.path()), 2);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, [init, "gamehost-20250101-000000.db".to_string()]);
+        assert_eq!(remove_stale_partials(&dir.path().join("none")), 0);
+    }
+
+    #[test]
+    fn a_stop_during_a_scheduled_backup_deletes_its_partial_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = temporary_in(dir.path());
+        std::fs::write(&tmp, b"half a database").unwrap();
+        let backups = ScheduledBackups {
+            writing: Arc::new(Mutex::new(Some(tmp.clone()))),
+        };
+        drop(backups);
+        assert!(!tmp.exists());
+        // Between two backups there is nothing to delete.
+        drop(ScheduledBackups {
+            writing: Arc::default(),
+        });
     }
 
     #[test]

@@ -201,17 +201,27 @@ pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
     Ok(Registry::standard_with_roster(Some(roster)))
 }
 
+/// The one wording of a database or backup (`what`) at `location` that
+/// cannot be opened, whichever command opens it: a missing file is the
+/// store's `no database at <path>`; anything else names what was opened.
+pub(crate) fn cannot_open(
+    what: &'static str,
+    location: &impl std::fmt::Display,
+) -> impl FnOnce(store::StoreError) -> anyhow::Error {
+    let shown = format!("cannot open {what} {location}");
+    move |e| match e {
+        e @ store::StoreError::NotFound { .. } => anyhow::Error::new(e),
+        e => anyhow::Error::new(e).context(shown),
+    }
+}
+
 /// Opens the configured database read-only (it must exist) and builds a
 /// host on it with every engine, for the commands that only read.
 pub fn open_host_read_only(config: &Config) -> anyhow::Result<Host> {
     let registry = registry_from_config(config)?;
     let location = config.database.location();
-    let store = Store::open_read_only_at(&location).map_err(|e| match e {
-        store::StoreError::NotFound { .. } => {
-            anyhow::anyhow!("there is no database {location}")
-        }
-        e => anyhow::Error::new(e).context(format!("cannot open the database {location}")),
-    })?;
+    let store =
+        Store::open_read_only_at(&location).map_err(cannot_open("the database", &location))?;
     Ok(Host::new(
         Arc::new(store),
         registry,

@@ -21,13 +21,17 @@ mod delivery;
 mod desk;
 mod error;
 mod events;
+mod invite;
 mod metrics;
+mod rest_metrics;
 pub mod shards;
 mod ui;
 
 pub use delivery::global_rate::{DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND};
 pub use delivery::scheduler::ai_workers;
 pub use error::BotError;
+pub use invite::{INVITE_PERMISSIONS, invite_url};
+pub use rest_metrics::RestMetrics;
 pub use shards::ShardRange;
 
 use host::TimeoutPolicy;
@@ -139,6 +143,8 @@ pub struct Data {
     ai_threads: Arc<delivery::ai_threads::AiThreads>,
     /// The bot's pace under Discord's global rate limit.
     global_rate: Arc<delivery::global_rate::GlobalRate>,
+    /// The REST requests' timings and rate-limit hits, for `/metrics`.
+    rest_metrics: RestMetrics,
 }
 
 impl Data {
@@ -153,6 +159,17 @@ impl Data {
             .await
             .map_err(|e| BotError::Internal(format!("host task failed: {e}")))??;
         Ok(out)
+    }
+
+    /// Sends one REST request of the bot's own to `route` (a template of
+    /// [`rest_metrics`]) when it fits the global pace, timing it.
+    pub(crate) async fn rest<T>(
+        &self,
+        route: &'static str,
+        request: impl std::future::Future<Output = T>,
+    ) -> T {
+        self.global_rate.wait().await;
+        self.rest_metrics.timed(route, request).await
     }
 }
 
@@ -172,6 +189,16 @@ impl Bot {
         host: Arc<Host>,
         clock: Arc<dyn Clock>,
         settings: BotSettings,
+    ) -> anyhow::Result<Bot> {
+        Bot::start_counting(host, clock, settings, RestMetrics::default()).await
+    }
+
+    /// [`Bot::start`], counting its REST traffic in `rest_metrics`.
+    pub async fn start_counting(
+        host: Arc<Host>,
+        clock: Arc<dyn Clock>,
+        settings: BotSettings,
+        rest_metrics: RestMetrics,
     ) -> anyhow::Result<Bot> {
         let wake = Wake::default();
         let loops: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>> = Arc::default();
@@ -195,6 +222,7 @@ impl Bot {
             global_rate: Arc::new(delivery::global_rate::GlobalRate::new(
                 settings.requests_per_second,
             )),
+            rest_metrics: rest_metrics.clone(),
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
@@ -211,6 +239,10 @@ impl Bot {
             .setup(move |ctx, ready, framework| {
                 Box::pin(async move {
                     tracing::info!(user = %ready.user.name, "connected to Discord");
+                    tracing::info!(
+                        "invite the bot to a server with {}",
+                        invite_url(ready.application.id.get())
+                    );
                     let result = register_commands(ctx, framework, data.settings.guild_id).await;
                     if let Err(e) = result {
                         let msg = format!("could not register the slash commands: {e}");
@@ -231,6 +263,7 @@ impl Bot {
             | serenity::GatewayIntents::DIRECT_MESSAGES;
         let mut client = serenity::ClientBuilder::new_with_http(http_of(&settings)?, intents)
             .framework(framework)
+            .event_handler(rest_metrics::RateLimitCounter(rest_metrics))
             .await?;
         let shard_manager = client.shard_manager.clone();
         let client = match settings.shards {
@@ -627,8 +660,9 @@ pub fn run_blocking(
     let rt = tokio::runtime::Runtime::new()?;
     let result = rt.block_on(async move {
         let gateway = metrics::Gateway::new(settings.shards.map_or(1, |r| r.end - r.first));
+        let rest_metrics = RestMetrics::default();
         if let Some(address) = metrics_listen {
-            metrics::serve(address, host.clone(), gateway.clone()).await?;
+            metrics::serve(address, host.clone(), gateway.clone(), &rest_metrics).await?;
         }
         let stop = stop_signal();
         tokio::pin!(stop);
@@ -639,7 +673,7 @@ pub fn run_blocking(
                 return Ok(());
             }
         }
-        let bot = Bot::start(host, Arc::new(SystemClock), settings).await?;
+        let bot = Bot::start_counting(host, Arc::new(SystemClock), settings, rest_metrics).await?;
         gateway.started(bot.shard_manager.clone());
         let stopped = async {
             let why = stop.await;

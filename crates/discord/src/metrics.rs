@@ -1,13 +1,14 @@
 //! The operator's HTTP endpoint (`[metrics] listen`, off by default):
 //! `GET /healthz` answers 200 while every gateway shard of this process is
 //! connected and the database answers, 503 otherwise; `GET /metrics` shows
-//! the host's counters and what the database holds in Prometheus's text
-//! format. Nothing here names a user, a channel, a game or a token.
+//! the host's counters, the REST traffic with Discord and what the
+//! database holds in Prometheus's text format. Nothing here names a user, a channel, a game or a token.
 //!
 //! The server is small on purpose: HTTP/1 through hyper, requests without
 //! bodies, headers bounded in size and time, a bounded number of
 //! connections, each closed after its one answer.
 
+use crate::RestMetrics;
 use host::Host;
 use http_body_util::Full;
 use hyper::body::Bytes;
@@ -82,9 +83,10 @@ struct Endpoint {
 }
 
 impl Endpoint {
-    fn new(host: Arc<Host>, gateway: Gateway) -> Endpoint {
+    fn new(host: Arc<Host>, gateway: Gateway, rest: &RestMetrics) -> Endpoint {
         let mut registry = Registry::with_prefix("gamehost");
         host.metrics().register(&mut registry);
+        rest.register(&mut registry);
         let endpoint = Endpoint {
             host,
             gateway,
@@ -231,13 +233,14 @@ pub async fn serve(
     address: std::net::SocketAddr,
     host: Arc<Host>,
     gateway: Gateway,
+    rest: &RestMetrics,
 ) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(address)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on `[metrics] listen` {address}: {e}"))?;
     let bound = listener.local_addr().unwrap_or(address);
     tracing::info!(address = %bound, "serving /healthz and /metrics");
-    let endpoint = Arc::new(Endpoint::new(host, gateway));
+    let endpoint = Arc::new(Endpoint::new(host, gateway, rest));
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     tokio::spawn(async move {
         loop {

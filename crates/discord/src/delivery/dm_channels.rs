@@ -5,6 +5,7 @@
 
 use crate::Data;
 use crate::delivery::send::error_code;
+use crate::rest_metrics;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateMessage, Http, Message, UserId};
 use std::collections::HashMap;
@@ -77,8 +78,9 @@ pub async fn dm_channel(
         if let Some(c) = data.dm_channels.get(user) {
             return Ok(c);
         }
-        data.global_rate.wait().await;
-        user.create_dm_channel(http).await?.id
+        data.rest(rest_metrics::DM_OPEN, user.create_dm_channel(http))
+            .await?
+            .id
     };
     data.dm_channels.put(user, opened);
     let (key, value) = (user.to_string(), opened.to_string());
@@ -111,16 +113,22 @@ pub async fn send_dm(
     let channel = dm_channel(http, data, user).await?;
     let sent = {
         let _turn = data.channel_turns.take(channel).await;
-        data.global_rate.wait().await;
-        channel.send_message(http, message.clone()).await
+        data.rest(
+            rest_metrics::MESSAGE_CREATE,
+            channel.send_message(http, message.clone()),
+        )
+        .await
     };
     match sent {
         Err(e) if matches!(error_code(&e), Some((_, UNKNOWN_CHANNEL))) => {
             forget(data, user).await;
             let channel = dm_channel(http, data, user).await?;
             let _turn = data.channel_turns.take(channel).await;
-            data.global_rate.wait().await;
-            channel.send_message(http, message).await
+            data.rest(
+                rest_metrics::MESSAGE_CREATE,
+                channel.send_message(http, message),
+            )
+            .await
         }
         sent => sent,
     }

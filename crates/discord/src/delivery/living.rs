@@ -39,6 +39,7 @@ use crate::delivery::send::Route;
 use crate::delivery::send::RowKey;
 use crate::delivery::send::error_code;
 use crate::delivery::send::send_in_turn;
+use crate::rest_metrics;
 use crate::ui::components;
 use crate::ui::messages;
 use host::{Announcement, AnnouncementKind, GameStatus, PostedMessage};
@@ -170,8 +171,11 @@ async fn edit_living(
     if let Some((_, rows)) = change.buttons {
         edit = edit.components(rows);
     }
-    data.global_rate.wait().await;
-    ChannelId::new(c).edit_message(http, id, edit).await?;
+    data.rest(
+        rest_metrics::MESSAGE_EDIT,
+        ChannelId::new(c).edit_message(http, id, edit),
+    )
+    .await?;
     if let Some(after) = after {
         remember_shown(data, m, &after).await;
     }
@@ -481,11 +485,11 @@ async fn open_thread(
     let builder = CreateThread::new(thread_name(&label, &players))
         .kind(ChannelType::PublicThread)
         .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    data.global_rate.wait().await;
-    match ChannelId::new(c)
-        .create_thread_from_message(http, MessageId::new(m), builder)
-        .await
-    {
+    let opened = data.rest(
+        rest_metrics::THREAD_CREATE,
+        ChannelId::new(c).create_thread_from_message(http, MessageId::new(m), builder),
+    );
+    match opened.await {
         Ok(thread) => Ok(settle(thread.id).await),
         Err(e) => match error_code(&e) {
             // Opened before a restart cut us short: a thread started from a

@@ -2,6 +2,7 @@
 //! repeated delivery from posting twice, and a text cut into messages.
 
 use crate::Data;
+use crate::rest_metrics;
 use crate::ui::messages;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateActionRow, CreateMessage, Http, MessageId, Nonce, UserId};
@@ -140,13 +141,8 @@ pub(crate) async fn send_in_turn(
     let _turn = data.channel_turns.take(channel).await;
     let mut last = None;
     for (part, m) in msgs.into_iter().enumerate() {
-        data.global_rate.wait().await;
-        last = Some(
-            channel
-                .send_message(http, with_nonce(m, route, part))
-                .await?
-                .id,
-        );
+        let sent = channel.send_message(http, with_nonce(m, route, part));
+        last = Some(data.rest(rest_metrics::MESSAGE_CREATE, sent).await?.id);
     }
     Ok(last)
 }

@@ -4,6 +4,7 @@
 
 use crate::BotError;
 use crate::Data;
+use crate::rest_metrics;
 use crate::ui::messages;
 use host::limits::Verdict;
 use poise::serenity_prelude as serenity;
@@ -41,10 +42,10 @@ pub async fn handle(
         Verdict::Allowed => {}
         Verdict::Warn => {
             let _turn = data.channel_turns.take(msg.channel_id).await;
-            data.global_rate.wait().await;
-            msg.channel_id
-                .send_message(&ctx.http, messages::create(FLOOD_WARNING))
-                .await?;
+            let warning = msg
+                .channel_id
+                .send_message(&ctx.http, messages::create(FLOOD_WARNING));
+            data.rest(rest_metrics::MESSAGE_CREATE, warning).await?;
             return Ok(());
         }
         Verdict::Silent => {
@@ -78,10 +79,10 @@ pub async fn handle(
     // A flood's replies go one at a time, in order (see `channel_turns`).
     let _turn = data.channel_turns.take(msg.channel_id).await;
     for part in parts {
-        data.global_rate.wait().await;
-        msg.channel_id
-            .send_message(&ctx.http, messages::create(part))
-            .await?;
+        let sent = msg
+            .channel_id
+            .send_message(&ctx.http, messages::create(part));
+        data.rest(rest_metrics::MESSAGE_CREATE, sent).await?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use crate::BotError;
 use crate::Data;
+use crate::rest_metrics;
 use crate::ui::{help, messages};
 use poise::serenity_prelude as serenity;
 
@@ -30,10 +31,8 @@ pub async fn greet(
     }
     let text = help::greeting_text(&data.host.registry().names());
     for channel in channels_to_try(guild) {
-        match channel
-            .send_message(&ctx.http, messages::create(text.clone()))
-            .await
-        {
+        let sent = channel.send_message(&ctx.http, messages::create(text.clone()));
+        match data.rest(rest_metrics::MESSAGE_CREATE, sent).await {
             Ok(_) => return Ok(()),
             // Most often no permission to write there: try the next one.
             Err(e) => {
