@@ -226,29 +226,30 @@ async fn a_puzzle_game_against_the_ai_is_one_living_board_with_its_image() {
         last.text()
     );
     let turns = h.host().game(id).unwrap().turn as usize;
-    let s = h.fake.state();
-    let n = created(&s, ch, Some(thread));
-    assert!(n <= 4, "{n} messages for {turns} turns:\n{}", s.dump());
-    // The board was edited in place, its image replaced by the position now.
-    let now = s.message(board.id).expect("the board");
-    assert!(
-        s.edits.get(&board.id).copied().unwrap_or(0) >= turns,
-        "{:?}",
-        s.edits
-    );
-    let image = now
-        .file("board.png")
-        .expect("the board image after the edits");
-    assert_ne!(image.data, first_image);
-    let b = now.text();
-    assert!(
-        b.contains("Last moves:") && now.buttons().is_empty() && now.selects().is_empty(),
-        "{b}"
-    );
-    assert!(!b.contains("your move"), "{b}");
-    println!("The final puzzle board as a player reads it:\n{b}");
-    assert!(s.rejected.is_empty(), "{:?}", s.rejected);
-    drop(s);
+    {
+        let s = h.fake.state();
+        let n = created(&s, ch, Some(thread));
+        assert!(n <= 4, "{n} messages for {turns} turns:\n{}", s.dump());
+        // The board was edited in place, its image replaced by the position now.
+        let now = s.message(board.id).expect("the board");
+        assert!(
+            s.edits.get(&board.id).copied().unwrap_or(0) >= turns,
+            "{:?}",
+            s.edits
+        );
+        let image = now
+            .file("board.png")
+            .expect("the board image after the edits");
+        assert_ne!(image.data, first_image);
+        let b = now.text();
+        assert!(
+            b.contains("Last moves:") && now.buttons().is_empty() && now.selects().is_empty(),
+            "{b}"
+        );
+        assert!(!b.contains("your move"), "{b}");
+        println!("The final puzzle board as a player reads it:\n{b}");
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+    }
     h.finish().await;
 }
 
@@ -650,14 +651,15 @@ async fn between_people_the_player_whose_move_it_became_is_pinged_once() {
     }
     h.delivered().await;
     // Each ping replaced the one before: only the newest is left.
-    let s = h.fake.state();
-    let left: Vec<u64> = pings
-        .iter()
-        .copied()
-        .filter(|p| s.message(*p).is_some())
-        .collect();
-    assert_eq!(left, vec![pings[2]], "{}", s.dump());
-    assert!(s.rejected.is_empty(), "{:?}", s.rejected);
-    drop(s);
+    {
+        let s = h.fake.state();
+        let left: Vec<u64> = pings
+            .iter()
+            .copied()
+            .filter(|p| s.message(*p).is_some())
+            .collect();
+        assert_eq!(left, vec![pings[2]], "{}", s.dump());
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+    }
     h.finish().await;
 }

@@ -561,12 +561,7 @@ async fn open_turn(
     a: &Announcement,
 ) -> Result<(), serenity::Error> {
     let g = a.game_id;
-    let channel_moves = data
-        .host
-        .registry()
-        .get(&a.game_kind)
-        .is_ok_and(|k| k.moves_in_channel);
-    let (prompt, rows, mentions) = if channel_moves {
+    let (prompt, rows, mentions) = if played_in_channel(data, a) {
         turn_prompt(data, a).await
     } else {
         (String::new(), Vec::new(), Vec::new())
