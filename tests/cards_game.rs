@@ -137,7 +137,7 @@ fn wrong_turn_and_empty_deck_are_refused_with_hints() {
         .into_iter()
         .map(|c| c.label)
         .collect();
-    assert_eq!(labels, vec!["Pass (P1 +5, P2 +7)".to_string()]);
+    assert_eq!(labels, vec!["Pass (you +5, opponent +7)".to_string()]);
     // An illegal stored action resolves as a pass.
     let r = g.resolve(BTreeMap::from([(0, Move::Play)]));
     assert!(r.public.contains("passes"), "{}", r.public);

@@ -180,3 +180,16 @@ fn a_taken_over_power_does_not_inherit_the_old_players_draw_vote() {
     }
     assert_eq!(g.outcome(), Some(Outcome::Draw((0..7).collect())));
 }
+
+#[test]
+fn an_end_year_before_the_game_starts_is_refused_saying_what_would_do() {
+    let options = DiplomacyOptions {
+        end_year: Some(1800),
+        ..DiplomacyOptions::default()
+    };
+    let e = Diplomacy::new_game(options, 3).map(drop).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "end_year 1800 is before the game starts (1901); give 1901 or later, or leave it out for no limit."
+    );
+}

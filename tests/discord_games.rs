@@ -7,26 +7,11 @@ mod support;
 
 use serde_json::json;
 use support::commands::{command, opt};
-use support::fake_discord::{FakeDiscord, Msg};
 use support::messages::{channel_msg, count_in_channel, dm_after, dm_where, dm_with};
 use support::setup::{against_ai, diplomacy_against_holding_ais, lobby_with_bob, start};
 use support::*;
 
 const CH: u64 = 3_000_000_000_000_001;
-
-/// The newest message (channel or DM) after `after` that either matches
-/// `prompt` or contains `end`.
-async fn next(fake: &FakeDiscord, after: u64, prompt: impl Fn(&Msg) -> bool, end: &str) -> Msg {
-    let end = end.to_string();
-    fake.wait_for("the next prompt or the end", move |s| {
-        s.messages
-            .iter()
-            .filter(|m| m.id > after && !m.ephemeral)
-            .find(|m| prompt(m) || m.text().contains(&end))
-            .cloned()
-    })
-    .await
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_card_game_from_game_new_to_the_final_score() {
@@ -43,36 +28,14 @@ async fn a_card_game_from_game_new_to_the_final_score() {
     )
     .await;
     channel_msg(&h.fake, ch, "started").await;
-    let mut after = 0;
-    let mut clicks = 0;
-    loop {
-        let m = next(
-            &h.fake,
-            after,
-            // The turn's message carries Alice's prompt and buttons.
-            |m| m.content().contains(&format!("<@{ALICE}>, your move")) && !m.buttons().is_empty(),
-            "is over",
-        )
-        .await;
-        if m.text().contains("is over") {
-            assert!(
-                m.text().contains("wins") || m.text().contains("draw"),
-                "{}",
-                m.text()
-            );
-            break;
-        }
-        after = m.id;
-        let (label, id) = m.buttons().into_iter().next().unwrap();
-        assert!(
-            label.starts_with("Play") || label.starts_with("Pass"),
-            "{label}"
-        );
-        let t = h.fake.click(ALICE, m.id, &id);
-        assert!(h.fake.reply_text(&t).await.contains("Recorded"));
-        clicks += 1;
-        assert!(clicks < 40, "the game does not end");
-    }
+    // Alice plays her first offered move (Play or Pass) on the living
+    // board each turn until the end.
+    let end = support::setup::play_to_the_end(&h, ch).await;
+    assert!(
+        end.text().contains("wins") || end.text().contains("draw"),
+        "{}",
+        end.text()
+    );
     // The final score is in the channel.
     channel_msg(&h.fake, ch, "Game over").await;
     h.finish().await;

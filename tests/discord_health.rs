@@ -101,27 +101,7 @@ async fn play_cards_to_the_end(fake: &FakeDiscord) {
     assert!(reply.contains("AI"), "{reply}");
     command(fake, ALICE, CH, &["game", "start"], json!([])).await;
     let home = thread_of(fake, CH).await;
-    let mut after = 0;
-    for _ in 0..60 {
-        let m = fake
-            .wait_for("the next turn's message or the end", move |s| {
-                s.channel(home)
-                    .into_iter()
-                    .filter(|m| m.id > after && !m.from_interaction)
-                    .find(|m| m.text().contains(" is over: ") || m.content().contains("your move"))
-                    .cloned()
-            })
-            .await;
-        if m.text().contains(" is over: ") {
-            return;
-        }
-        after = m.id;
-        let (_, id) = m.buttons().into_iter().next().unwrap();
-        let t = fake.click(ALICE, m.id, &id);
-        let reply = fake.reply_text(&t).await;
-        assert!(reply.contains("Recorded"), "{reply}");
-    }
-    panic!("the game does not end\n{}", fake.state().dump());
+    support::setup::play_board_to_the_end(fake, home).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

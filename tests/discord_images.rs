@@ -63,9 +63,13 @@ async fn a_puzzle_turn_in_the_channel_carries_the_board_image() {
     let (sid, opts) = prompt.selects().into_iter().next().unwrap();
     let t = h.fake.select(ALICE, prompt.id, &sid, &[opts[0].1.as_str()]);
     h.fake.reply_text(&t).await;
-    let after = prompt.id;
-    // The first turn posted after her prompt is the one she played.
-    let turn = channel_file(&h.fake, ch, "board.png", move |m| m.id > after).await;
+    // The board is one living message: her turn edits it, with the image
+    // of the position now.
+    let (first, started_id) = (started.file("board.png").unwrap().data.clone(), started.id);
+    let turn = channel_file(&h.fake, ch, "board.png", move |m| {
+        m.id == started_id && m.file("board.png").is_some_and(|f| f.data != first)
+    })
+    .await;
     let board = turn.file("board.png").unwrap();
     assert_eq!(png_size(board), expected);
     assert_eq!(board.content_type.as_deref(), Some("image/png"));
@@ -167,19 +171,20 @@ async fn a_board_that_cannot_be_drawn_is_posted_as_text() {
         "UPDATE turn_log SET state_after = '{{\"damaged\": true}}' WHERE game_id = {id} AND turn = {turn}"
     ));
     assert_eq!(changed, 1);
-    let seen = h.fake.state().messages.last().map_or(0, |m| m.id);
     h.start_again().await;
-    // The turn is announced anyway, with the text board instead of the image.
+    // The turn is announced anyway: the living board shows the text board
+    // instead of the image, and no longer the old image.
     let text = h
         .fake
-        .wait_for("the turn posted as text", move |s| {
+        .wait_for("the turn shown as text", move |s| {
             s.channel(ch)
                 .into_iter()
-                .find(|m| m.id > seen && m.content().contains("```"))
+                .find(|m| m.content().contains("```"))
                 .cloned()
         })
         .await;
     assert!(text.files.is_empty(), "{:?}", text.files);
+    assert_eq!(text.json["attachments"], json!([]), "{}", text.json);
     h.assert_clean();
 }
 

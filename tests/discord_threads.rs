@@ -65,8 +65,18 @@ async fn thread_of(h: &Harness, id: i64) -> support::fake_discord::Thread {
     thread
 }
 
+/// How many messages the bot created in `ch` and `thread` (not replies to
+/// commands), counted from its requests: a message deleted since counts.
+fn created(s: &State, ch: u64, thread: Option<u64>) -> usize {
+    let posts_to = |c: u64| format!("POST /api/v10/channels/{c}/messages -> 200");
+    s.requests
+        .iter()
+        .filter(|r| **r == posts_to(ch) || thread.is_some_and(|t| **r == posts_to(t)))
+        .count()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_card_game_plays_in_its_thread_with_one_message_a_turn() {
+async fn a_card_game_against_the_ai_is_one_living_board_in_its_thread() {
     let h = Harness::start().await;
     h.fake.allow_threads();
     let id = cards_against_ai(&h, CH, 7).await;
@@ -89,16 +99,15 @@ async fn a_card_game_plays_in_its_thread_with_one_message_a_turn() {
         "{text}"
     );
     let turns = h.host().game(id).unwrap().turn as usize;
+    assert!(turns >= 6, "{turns} turns");
     {
         let s = h.fake.state();
         let msgs = game_messages(&s, CH, Some(thread.id));
-        // Lobby, start, one message per turn, the end: at most N + 3.
-        assert!(
-            msgs.len() <= turns + 3,
-            "{} messages for {turns} turns:\n{}",
-            msgs.len(),
-            s.dump()
-        );
+        // The lobby, the living board, the result: a whole game of many
+        // turns in at most four messages.
+        let n = created(&s, CH, Some(thread.id));
+        assert!(n <= 4, "{n} messages for {turns} turns:\n{}", s.dump());
+        assert_eq!(msgs.len(), n, "{}", s.dump());
         // The lobby stayed one message, edited in place, its buttons disabled.
         let lobby: Vec<&Msg> = msgs
             .iter()
@@ -129,12 +138,38 @@ async fn a_card_game_plays_in_its_thread_with_one_message_a_turn() {
             "{}",
             s.dump()
         );
-        // No separate prompt was posted: the turn's message carries it.
+        // The board: edited every turn, it reads as the record of the game
+        // now (no prompt, no buttons), with the last moves listed once
+        // (no "Last:" line repeating them) and each stacked card's owner
+        // by name.
+        let board = msgs
+            .iter()
+            .find(|m| m.text().contains(&format!("cards #{id} started")))
+            .unwrap_or_else(|| panic!("no board\n{}", s.dump()));
+        let b = board.text();
         assert!(
-            msgs.iter()
-                .all(|m| !m.content().starts_with(&format!("<@{ALICE}>"))),
-            "{}",
-            s.dump()
+            s.edits.get(&board.id).copied().unwrap_or(0) >= turns,
+            "{:?}",
+            s.edits
+        );
+        assert!(b.contains("Last moves:"), "{b}");
+        assert!(!b.contains("\nLast: "), "{b}");
+        assert!(
+            !b.contains("your move") && board.buttons().is_empty(),
+            "{b}"
+        );
+        assert!(!b.contains("P1:") && !b.contains("P2:"), "{b}");
+        assert!(b.contains("passes too: the game is over."), "{b}");
+        // The result is posted once: the board does not repeat the score.
+        let results: Vec<&Msg> = msgs
+            .iter()
+            .filter(|m| m.text().contains("Game over"))
+            .collect();
+        assert_eq!(results.len(), 1, "{}", s.dump());
+        assert_eq!(results[0].id, last.id);
+        println!(
+            "The final board as a player reads it:\n{b}\n\nThe result:\n{}",
+            last.text()
         );
         assert!(s.rejected.is_empty(), "{:?}", s.rejected);
         if let Ok(path) = std::env::var("GAMEHOST_TRANSCRIPT") {
@@ -148,9 +183,73 @@ async fn a_card_game_plays_in_its_thread_with_one_message_a_turn() {
             std::fs::write(path, out).unwrap();
         }
     }
-    // `/game status` typed in the thread finds the game.
+    // `/game status` typed in the thread finds the game, with names.
     let status = command(&h.fake, ALICE, thread.id, &["game", "status"], json!([])).await;
     assert!(status.contains(&format!("cards #{id}")), "{status}");
+    assert!(!status.contains("Player 1"), "{status}");
+    // From the channel it started in, `/game history` and `/game watch`
+    // say where it was played.
+    let history = command(&h.fake, BOB, CH, &["game", "history"], json!([])).await;
+    assert!(
+        history.starts_with(&format!("Played in <#{}>.", thread.id)),
+        "{history}"
+    );
+    assert!(!history.contains("Player 1"), "{history}");
+    let watch = command(&h.fake, BOB, CH, &["game", "watch"], json!([])).await;
+    assert!(
+        watch.starts_with(&format!("Played in <#{}>.", thread.id)),
+        "{watch}"
+    );
+    assert!(watch.contains(&format!("cards #{id}")), "{watch}");
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_game_against_the_ai_is_one_living_board_with_its_image() {
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 7;
+    let id = support::setup::against_ai(&h, ch, "puzzle", vec![opt("seed", 4, json!(11))]).await;
+    let thread = support::setup::thread_of(&h.fake, ch).await;
+    let board =
+        support::messages::channel_msg(&h.fake, thread, &format!("puzzle #{id} started")).await;
+    let first_image = board
+        .file("board.png")
+        .expect("the board image")
+        .data
+        .clone();
+    let last = play_to_the_end(&h, thread).await;
+    h.delivered().await;
+    assert!(
+        last.text().contains(&format!("puzzle #{id} is over")),
+        "{}",
+        last.text()
+    );
+    let turns = h.host().game(id).unwrap().turn as usize;
+    {
+        let s = h.fake.state();
+        let n = created(&s, ch, Some(thread));
+        assert!(n <= 4, "{n} messages for {turns} turns:\n{}", s.dump());
+        // The board was edited in place, its image replaced by the position now.
+        let now = s.message(board.id).expect("the board");
+        assert!(
+            s.edits.get(&board.id).copied().unwrap_or(0) >= turns,
+            "{:?}",
+            s.edits
+        );
+        let image = now
+            .file("board.png")
+            .expect("the board image after the edits");
+        assert_ne!(image.data, first_image);
+        let b = now.text();
+        assert!(
+            b.contains("Last moves:") && now.buttons().is_empty() && now.selects().is_empty(),
+            "{b}"
+        );
+        assert!(!b.contains("your move"), "{b}");
+        println!("The final puzzle board as a player reads it:\n{b}");
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+    }
     h.finish().await;
 }
 
@@ -408,5 +507,159 @@ async fn a_thread_opened_before_a_crash_is_found_again() {
         support::messages::count_in_channel(&h.fake, ch, "may not open"),
         0
     );
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_diplomacy_thread_names_its_people_counts_its_ai_and_never_awaits_them() {
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 8;
+    let id =
+        support::setup::lobby_with_bob(&h, ch, "diplomacy", vec![opt("deadline", 3, json!("1d"))])
+            .await;
+    for _ in 0..5 {
+        add_ai(&h, ch, Some("hold")).await;
+    }
+    start(&h, ch).await;
+    let thread = support::setup::thread_of(&h.fake, ch).await;
+    let name = h
+        .fake
+        .state()
+        .threads
+        .iter()
+        .find(|t| t.id == thread)
+        .unwrap()
+        .name
+        .clone();
+    // The people by name, the AI seats counted, nothing cut.
+    assert_eq!(name, format!("diplomacy #{id}: Alice, Bob + 5 AI"));
+    // The start message waits for the two people's powers only.
+    let started =
+        support::messages::channel_msg(&h.fake, thread, &format!("diplomacy #{id} started")).await;
+    let text = started.text();
+    assert!(
+        text.contains("Spring 1901 movement: waiting for Austria and England."),
+        "{text}"
+    );
+    let waiting = text.lines().find(|l| l.contains("waiting for")).unwrap();
+    assert!(!waiting.contains("France"), "{text}");
+    // Alice finishes her orders: the status counts every AI as ready and
+    // waits for Bob alone.
+    support::messages::dm_with(&h.fake, ALICE, "Your move").await;
+    h.fake
+        .dm(ALICE, "A Vie - Tyr\nF Tri - Alb\nA Bud - Ser\ndone");
+    let status = h
+        .fake
+        .wait_for("the start message's status line", move |s| {
+            s.channel(thread)
+                .into_iter()
+                .find(|m| m.text().contains(" · 6 of 7 ready"))
+                .cloned()
+        })
+        .await;
+    let text = status.text();
+    assert!(
+        text.contains("waiting for England (Bob) · 6 of 7 ready"),
+        "{text}"
+    );
+    // `/game status` marks only Bob's power as still to move.
+    let shown = command(&h.fake, BOB, thread, &["game", "status"], json!([])).await;
+    assert_eq!(shown.matches("to move").count(), 1, "{shown}");
+    assert!(
+        shown.contains("waiting for Austria and England."),
+        "{shown}"
+    );
+    // A draw vote typed by Bob is asked about first: nothing is recorded
+    // until he confirms with the button.
+    support::messages::dm_with(&h.fake, BOB, "Your move").await;
+    h.fake.dm(BOB, "draw");
+    let question = support::messages::dm_where(&h.fake, BOB, "the draw question", |m| {
+        m.text().contains("Vote for a draw?")
+    })
+    .await;
+    assert!(
+        question.text().contains("the AI powers always accept"),
+        "{}",
+        question.text()
+    );
+    let pending = h.host().own_pending(id, &BOB.to_string()).unwrap();
+    assert!(
+        pending.as_ref().is_none_or(|p| !p.contains("draw")),
+        "{pending:?}"
+    );
+    let yes = question
+        .button("Yes, vote for a draw")
+        .expect("the confirm button");
+    let t = h.fake.click(BOB, question.id, &yes);
+    let reply = h.fake.reply_text(&t).await;
+    assert!(reply.contains("Recorded"), "{reply}");
+    let pending = h.host().own_pending(id, &BOB.to_string()).unwrap();
+    assert!(
+        pending.as_ref().is_some_and(|p| p.contains("draw")),
+        "{reply} {pending:?}"
+    );
+    h.finish().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn between_people_the_player_whose_move_it_became_is_pinged_once() {
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 9;
+    let id = support::setup::lobby_with_bob(
+        &h,
+        ch,
+        "cards",
+        vec![opt("options", 3, json!("{\"n\": 4, \"m\": 4}"))],
+    )
+    .await;
+    start(&h, ch).await;
+    let thread = support::setup::thread_of(&h.fake, ch).await;
+    let mut pings = Vec::new();
+    for (mover, next) in [(ALICE, BOB), (BOB, ALICE), (ALICE, BOB)] {
+        let board = support::messages::channel_where(&h.fake, thread, "the board", move |m| {
+            m.content().contains(&format!("<@{mover}>, your move")) && !m.buttons().is_empty()
+        })
+        .await;
+        let (_, b) = board.buttons().into_iter().next().unwrap();
+        let t = h.fake.click(mover, board.id, &b);
+        assert!(h.fake.reply_text(&t).await.contains("Recorded"));
+        // An edit pings nobody: the next player gets a one-line ping.
+        let needle = format!("<@{next}>: your move in cards #{id} (the board above).");
+        let after = pings.last().copied().unwrap_or(0);
+        let wanted = needle.clone();
+        let ping = support::messages::channel_where(&h.fake, thread, "the ping", move |m| {
+            m.id > after && m.content() == wanted
+        })
+        .await;
+        // It pings them, and only them.
+        let body = h
+            .fake
+            .state()
+            .bodies
+            .iter()
+            .find(|(_, b)| b["content"] == json!(needle))
+            .map(|(_, b)| b.clone())
+            .unwrap();
+        assert_eq!(
+            body["allowed_mentions"]["users"],
+            json!([next.to_string()]),
+            "{body}"
+        );
+        pings.push(ping.id);
+    }
+    h.delivered().await;
+    // Each ping replaced the one before: only the newest is left.
+    {
+        let s = h.fake.state();
+        let left: Vec<u64> = pings
+            .iter()
+            .copied()
+            .filter(|p| s.message(*p).is_some())
+            .collect();
+        assert_eq!(left, vec![pings[2]], "{}", s.dump());
+        assert!(s.rejected.is_empty(), "{:?}", s.rejected);
+    }
     h.finish().await;
 }

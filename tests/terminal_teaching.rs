@@ -219,3 +219,15 @@ fn rules_show_the_type_chart_the_puzzle_symbols_and_the_cards_scoring() {
     ));
     assert!(cards.contains("above every jamming card"), "{cards}");
 }
+
+#[test]
+fn the_ai_powers_are_never_listed_as_awaited() {
+    let t = Terminal::new();
+    let text = as_russia(&t, "quit\n");
+    // Six AIs hold: the phase waits for Russia, the only person.
+    assert!(
+        text.contains("Spring 1901 movement: waiting for Russia."),
+        "{text}"
+    );
+    assert!(!text.contains("waiting for Austria"), "{text}");
+}

@@ -134,7 +134,7 @@ fn is_word(line: &str, words: &[&str]) -> bool {
 /// so it ends the game at once) and a `done` that leaves a retreat or an
 /// adjustment to the civil-disorder rule.
 pub(super) fn needs_confirmation(s: &Seated, line: &str) -> Option<String> {
-    if is_word(line, &["draw", "vote draw", "propose draw"]) {
+    if games::diplomacy::game::is_draw_vote(line) {
         return Some(
             "A draw vote ends the game when this phase resolves if every other surviving power \
              accepts it, and the AI powers accept. Type `draw` again to vote for the draw, \

@@ -560,32 +560,14 @@ fn print_view(
     Ok(())
 }
 
-/// The board without the lines the announcement's text says anyway (a
-/// board's "Last: Player 1 plays 96." under a report "Player 1 plays 96."),
-/// so the terminal does not print the same news twice.
-fn board_without_repeats(board: &str, text: &str) -> String {
-    let said: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    board
-        .trim_end()
-        .lines()
-        .filter(|line| {
-            let l = line.trim();
-            let unlabelled = l.split_once(": ").map_or(l, |(_, rest)| rest);
-            !(said.contains(&l) || said.contains(&unlabelled))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// One announcement: a turn's report before the board it leads to (the
 /// orders of Spring, then the board of Fall), anything else under its
 /// board.
 fn print_announcement(a: &host::Announcement, out: &mut impl Write) -> anyhow::Result<()> {
-    let board = a.board.as_ref().map(|b| board_without_repeats(b, &a.text));
+    let board = a
+        .board
+        .as_ref()
+        .map(|b| host::board_without_repeats(b, &a.text));
     if a.kind == AnnouncementKind::Turn {
         writeln!(out, "{}", a.text.trim_end())?;
         if let Some(board) = board {
@@ -641,7 +623,7 @@ fn deliver(
 
 #[cfg(test)]
 mod tests {
-    use super::board_without_repeats;
+    use host::board_without_repeats;
 
     #[test]
     fn a_board_line_the_report_already_says_is_not_printed_again() {

@@ -94,34 +94,45 @@ pub async fn thread_of(fake: &FakeDiscord, ch: u64) -> u64 {
     .await
 }
 
-/// Plays Alice's first offered move on each turn's message in `home` until
-/// the game is over; returns the final message.
+/// Plays Alice's first offered move (a button, or a select menu's first
+/// option) on the game's living board in `home` until the game is over;
+/// returns the final message (the result). Each turn is an edit of the
+/// board, or a new message where the board is posted a turn at a time.
 pub async fn play_to_the_end(h: &Harness, home: u64) -> Msg {
-    let mut after = 0;
-    for _ in 0..60 {
-        let m = h
-            .fake
-            .wait_for("the next turn's message or the end", move |s| {
+    play_board_to_the_end(&h.fake, home).await
+}
+
+/// [`play_to_the_end`] on any fake (one started without the harness).
+pub async fn play_board_to_the_end(fake: &FakeDiscord, home: u64) -> Msg {
+    let mut seen: (u64, String) = (0, String::new());
+    for _ in 0..200 {
+        let (last_id, last_content) = seen.clone();
+        let m = fake
+            .wait_for("the next turn's board or the end", move |s| {
                 s.channel(home)
                     .into_iter()
-                    .filter(|m| m.id > after && !m.from_interaction)
-                    .find(|m| m.text().contains(" is over: ") || m.content().contains("your move"))
+                    .filter(|m| !m.from_interaction)
+                    .filter(|m| m.id > last_id || (m.id == last_id && m.content() != last_content))
+                    .find(|m| {
+                        m.text().contains(" is over: ")
+                            || m.content().contains(&format!("<@{ALICE}>, your move"))
+                    })
                     .cloned()
             })
             .await;
         if m.text().contains(" is over: ") {
             return m;
         }
-        assert!(
-            m.content().contains(&format!("<@{ALICE}>, your move")),
-            "{}",
-            m.text()
-        );
-        after = m.id;
-        let (_, id) = m.buttons().into_iter().next().unwrap();
-        let t = h.fake.click(ALICE, m.id, &id);
-        let reply = h.fake.reply_text(&t).await;
+        seen = (m.id, m.content().to_string());
+        let t = match m.buttons().into_iter().next() {
+            Some((_, id)) => fake.click(ALICE, m.id, &id),
+            None => {
+                let (sid, opts) = m.selects().into_iter().next().expect("a move to pick");
+                fake.select(ALICE, m.id, &sid, &[opts[0].1.as_str()])
+            }
+        };
+        let reply = fake.reply_text(&t).await;
         assert!(reply.contains("Recorded"), "{reply}");
     }
-    panic!("the game does not end\n{}", h.fake.state().dump());
+    panic!("the game does not end\n{}", fake.state().dump());
 }

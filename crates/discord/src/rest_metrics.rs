@@ -14,6 +14,8 @@ use std::time::Duration;
 pub(crate) const MESSAGE_CREATE: &str = "POST /channels/{id}/messages";
 /// `PATCH /channels/{id}/messages/{id}`: a message edited.
 pub(crate) const MESSAGE_EDIT: &str = "PATCH /channels/{id}/messages/{id}";
+/// `DELETE /channels/{id}/messages/{id}`: a message deleted (an old ping).
+pub(crate) const MESSAGE_DELETE: &str = "DELETE /channels/{id}/messages/{id}";
 /// `POST /channels/{id}/messages/{id}/threads`: a thread opened on a message.
 pub(crate) const THREAD_CREATE: &str = "POST /channels/{id}/messages/{id}/threads";
 /// `POST /users/@me/channels`: a DM channel opened.

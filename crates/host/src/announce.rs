@@ -4,7 +4,7 @@
 use super::{GameId, Host, HostError};
 use games::seam::{ActionChoice, Seat};
 use serde::{Deserialize, Serialize};
-use store::{PostedMessage, SeatRow};
+use store::{Occupant, PostedMessage, SeatRow};
 
 /// Why an announcement was made; front-ends may style each differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,6 +58,10 @@ pub struct Announcement {
     /// to show in each reader's time zone (reminders; `None` elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deadline: Option<i64>,
+    /// A resolved turn's report alone, without the status line that `text`
+    /// adds (turn announcements), for front-ends that list the last moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub report: Option<String>,
 }
 
 impl Host {
@@ -127,6 +131,27 @@ impl Host {
     }
 }
 
+/// The board without the lines a text says anyway (a board's "Last:
+/// Alice plays 96." under a report "Alice plays 96."), so a reader does
+/// not get the same news twice.
+pub fn board_without_repeats(board: &str, text: &str) -> String {
+    let said: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    board
+        .trim_end()
+        .lines()
+        .filter(|line| {
+            let l = line.trim();
+            let unlabelled = l.split_once(": ").map_or(l, |(_, rest)| rest);
+            !(said.contains(&l) || said.contains(&unlabelled))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Puts the players' names where an engine wrote its seat labels: engines
 /// know only "Player 1", readers know "Alice" ("Alice's Thornling uses
 /// ..."). Only generic labels (`Player N`) are replaced: a seat named by
@@ -147,8 +172,52 @@ pub(crate) fn name_seats(text: &str, seats: &[SeatRow], label: impl Fn(Seat) -> 
     out
 }
 
-/// Whether a seat label is one only the engine uses ("Player 2").
-pub(crate) fn is_generic_label(label: &str) -> bool {
+/// A status line without the AI seats in whom it waits for: an AI moves on
+/// its own, so only people are awaited ("Spring 1901 movement: waiting
+/// for Austria." while six AIs think); with only AI seats left it says
+/// the AI is moving. `label` is the engine's name of a seat, as the status
+/// uses it (before [`name_seats`]).
+pub(crate) fn status_of_people(
+    status: &str,
+    seats: &[SeatRow],
+    label: impl Fn(Seat) -> String,
+) -> String {
+    const WAITING: &str = "waiting for ";
+    let ai: Vec<String> = seats
+        .iter()
+        .filter(|s| matches!(s.occupant, Occupant::Ai(_)))
+        .map(|s| label(s.seat))
+        .collect();
+    let Some(at) = status.find(WAITING).filter(|_| !ai.is_empty()) else {
+        return status.to_string();
+    };
+    let rest = &status[at + WAITING.len()..];
+    let end = rest.find('.').unwrap_or(rest.len());
+    let names: Vec<&str> = rest[..end]
+        .split(", ")
+        .flat_map(|part| part.split(" and "))
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .collect();
+    let people: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !ai.iter().any(|a| a == n))
+        .collect();
+    if people.len() == names.len() {
+        return status.to_string();
+    }
+    let who = match people.as_slice() {
+        [] => "the AI is moving".to_string(),
+        [one] => format!("{WAITING}{one}"),
+        [first @ .., last] => format!("{WAITING}{} and {last}", first.join(", ")),
+    };
+    format!("{}{who}{}", &status[..at], &rest[end..])
+}
+
+/// Whether a seat label is one only the engine uses ("Player 2"): readers
+/// know the player's name instead.
+pub fn is_generic_label(label: &str) -> bool {
     label
         .strip_prefix("Player ")
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
@@ -185,7 +254,6 @@ pub(crate) fn name_with_role(name: &str, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use store::Occupant;
 
     fn seat(seat: Seat, name: &str) -> SeatRow {
         SeatRow {
@@ -211,6 +279,44 @@ mod tests {
         assert_eq!(
             name_seats("Austria holds.", &seats, powers),
             "Austria holds."
+        );
+    }
+
+    #[test]
+    fn ai_seats_are_never_awaited_in_a_status_line() {
+        let mut seats: Vec<SeatRow> = ["Alice", "AI", "AI", "Bob"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| seat(i, n))
+            .collect();
+        for s in &mut seats[1..3] {
+            s.occupant = Occupant::Ai("hold".into());
+        }
+        let powers = |s: Seat| ["Austria", "England", "France", "Germany"][s].to_string();
+        assert_eq!(
+            status_of_people(
+                "Spring 1901 Movement: waiting for Austria, England, France, Germany.",
+                &seats,
+                powers
+            ),
+            "Spring 1901 Movement: waiting for Austria and Germany."
+        );
+        assert_eq!(
+            status_of_people(
+                "Fall 1901 Retreats: waiting for England, France.",
+                &seats,
+                powers
+            ),
+            "Fall 1901 Retreats: the AI is moving."
+        );
+        assert_eq!(
+            status_of_people("Winter 1901: waiting for Austria.", &seats, powers),
+            "Winter 1901: waiting for Austria."
+        );
+        // A status that names no list is left as it is.
+        assert_eq!(
+            status_of_people("England to move: play or pass.", &seats, powers),
+            "England to move: play or pass."
         );
     }
 }

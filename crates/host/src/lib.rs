@@ -33,7 +33,7 @@ mod takeover;
 mod turns;
 mod view;
 
-pub use announce::{Announcement, AnnouncementKind};
+pub use announce::{Announcement, AnnouncementKind, board_without_repeats, is_generic_label};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use error::HostError;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};

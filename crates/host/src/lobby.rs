@@ -299,14 +299,19 @@ impl Host {
                     kind: AnnouncementKind::Started,
                     turn: 0,
                     text: format!(
-                        "{} started: {}. {}",
+                        "{} started: {}.\n{}",
                         game_label(&row),
                         names.join(", "),
-                        named(&view.status)
+                        named(&super::announce::status_of_people(
+                            &view.status,
+                            &seats,
+                            |s| engine.seat_name(s)
+                        ))
                     ),
                     board: Some(named(&view.board)),
                     choices: Vec::new(),
                     deadline: None,
+                    report: None,
                 },
             )?;
             self.begin_turn(tx, &row, engine.as_ref(), &seats)?;
@@ -400,6 +405,7 @@ impl Host {
                 board: None,
                 choices: Vec::new(),
                 deadline: None,
+                report: None,
             },
         )
     }

@@ -346,6 +346,7 @@ impl Host {
                             board: None,
                             choices: Vec::new(),
                             deadline: None,
+                            report: None,
                         },
                     )?;
                     sent.delivered.push(name);

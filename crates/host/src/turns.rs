@@ -1,7 +1,7 @@
 //! Turns: hidden actions, resolution exactly once, AI seats, deadlines and
 //! forfeits.
 
-use super::announce::{name_seats, name_with_role};
+use super::announce::{name_seats, name_with_role, status_of_people};
 use super::clock::ThinkingDeadline;
 use super::leave_rules::AwayMode;
 use super::registry::derive_seed;
@@ -150,6 +150,29 @@ impl Host {
         Ok(receipt)
     }
 
+    /// The Diplomacy game and phase a typed draw vote of `user` would go
+    /// to (`game`, or the one awaiting them), for the front-end to confirm
+    /// before sending it: a draw ends the game for everyone, at once when
+    /// every other power has voted (AI powers accept). `None` when `text`
+    /// is not a draw vote or goes to no such game (sending it then says
+    /// why).
+    pub fn draw_vote_to_confirm(
+        &self,
+        game: Option<GameId>,
+        user: &str,
+        text: &str,
+    ) -> Result<Option<(GameId, u32)>, HostError> {
+        if !games::diplomacy::game::is_draw_vote(text) {
+            return Ok(None);
+        }
+        let Ok(id) = game.map_or_else(|| self.game_awaiting_user(user), Ok) else {
+            return Ok(None);
+        };
+        let row = self.game(id)?;
+        let diplomacy = row.kind == <games::diplomacy::Diplomacy as games::seam::Game>::KIND;
+        Ok((diplomacy && row.status == GameStatus::Running).then_some((row.id, row.turn)))
+    }
+
     /// The one running game of a user that awaits them.
     fn game_awaiting_user(&self, user_id: &str) -> Result<GameId, HostError> {
         let games = self.games_of_user(user_id)?;
@@ -275,7 +298,11 @@ impl Host {
             recorded,
             is_final,
             resolved: false,
-            waiting_for: missing.iter().map(|s| seat_display(seats, *s)).collect(),
+            waiting_for: missing
+                .iter()
+                .filter(|s| !is_ai_seat(seats, **s))
+                .map(|s| seat_display(seats, *s))
+                .collect(),
         })
     }
 
@@ -300,15 +327,22 @@ impl Host {
                 seat_display(seats, s)
             }
         };
+        // AI seats move on their own: they count as ready, never awaited.
+        let people: Vec<Seat> = missing
+            .iter()
+            .copied()
+            .filter(|s| !is_ai_seat(seats, *s))
+            .collect();
+        let waiting = if people.is_empty() {
+            "the AI is moving".to_string()
+        } else {
+            let names: Vec<String> = people.iter().map(|s| who(*s)).collect();
+            format!("waiting for {}", names.join(", "))
+        };
         let text = format!(
-            "{}: waiting for {} · {} of {} ready",
+            "{}: {waiting} · {} of {} ready",
             game_label(row),
-            missing
-                .iter()
-                .map(|s| who(*s))
-                .collect::<Vec<_>>()
-                .join(", "),
-            awaiting.len() - missing.len(),
+            awaiting.len() - people.len(),
             awaiting.len()
         );
         let deadline = tx
@@ -329,6 +363,7 @@ impl Host {
                 board: None,
                 choices: Vec::new(),
                 deadline,
+                report: None,
             },
         )?;
         Ok(())
@@ -407,11 +442,22 @@ impl Host {
         let view = engine.view(None);
         let named = |t: &str| name_seats(t, seats, |s| engine.seat_name(s));
         // The game's final status (the score) is the final message's, not
-        // repeated in the last turn's.
+        // repeated in the last turn's (engines end their last report with
+        // it, for a reader of the report alone).
+        let public = report.public.trim_end();
+        let public = match engine.outcome() {
+            Some(_) => public
+                .strip_suffix(view.status.trim())
+                .map(str::trim_end)
+                .filter(|r| !r.is_empty())
+                .unwrap_or(public),
+            None => public,
+        };
         let text = if engine.outcome().is_some() {
-            report.public.trim_end().to_string()
+            public.to_string()
         } else {
-            format!("{}\n{}", report.public.trim_end(), view.status)
+            let status = status_of_people(&view.status, seats, |s| engine.seat_name(s));
+            format!("{public}\n{status}")
         };
         self.announce(
             tx,
@@ -427,6 +473,7 @@ impl Host {
                 board: Some(named(&view.board)),
                 choices: Vec::new(),
                 deadline: None,
+                report: Some(named(public)),
             },
         )?;
         for (seat, text) in &report.private {
@@ -517,6 +564,7 @@ impl Host {
                 board: None,
                 choices: Vec::new(),
                 deadline: None,
+                report: None,
             },
         )
     }
@@ -575,7 +623,9 @@ impl Host {
         // The board in a DM names the players as the channel does.
         let seats = tx.seats(row.id)?;
         let named = |t: &str| name_seats(t, &seats, |s| engine.seat_name(s));
-        let status = named(&view.status);
+        let status = named(&status_of_people(&view.status, &seats, |s| {
+            engine.seat_name(s)
+        }));
         self.announce(
             tx,
             row,
@@ -596,6 +646,7 @@ impl Host {
                 board: Some(named(&view.board)),
                 choices: view.choices,
                 deadline: None,
+                report: None,
             },
         )
     }
@@ -806,6 +857,7 @@ impl Host {
                             board: None,
                             choices: view.choices,
                             deadline: Some(d.due_at),
+                            report: None,
                         },
                     )?;
                 }
@@ -1305,4 +1357,11 @@ fn timeout_words(p: TimeoutPolicy) -> &'static str {
         TimeoutPolicy::Ai => "an AI moves for a seat that has not moved",
         TimeoutPolicy::Forfeit => "a seat that has not moved forfeits",
     }
+}
+
+/// Whether an AI sits in `seat` (it moves on its own: never awaited).
+fn is_ai_seat(seats: &[SeatRow], seat: Seat) -> bool {
+    seats
+        .iter()
+        .any(|s| s.seat == seat && matches!(s.occupant, Occupant::Ai(_)))
 }

@@ -18,7 +18,8 @@ pub struct SeatView {
     pub occupant: Occupant,
     /// The occupant's display name.
     pub name: String,
-    /// Whether the game waits for this seat now.
+    /// Whether the game waits for this seat now: a person's seat whose
+    /// move it is (an AI moves on its own and is never awaited).
     pub awaited: bool,
     /// Whether it has a final action in for this turn (the action stays hidden).
     pub acted: bool,
@@ -67,13 +68,18 @@ impl Host {
                 .iter()
                 .map(|s| SeatView {
                     seat: s.seat,
+                    // The game's own name of the seat ("England"); a
+                    // generic "Player 1" says only the seat's number.
                     role: engine
                         .as_ref()
                         .map(|e| e.seat_name(s.seat))
+                        .filter(|r| !super::announce::is_generic_label(r))
                         .unwrap_or_else(|| format!("Seat {}", s.seat + 1)),
                     occupant: s.occupant.clone(),
                     name: s.display_name.clone(),
-                    awaited: running && awaiting.contains(&s.seat),
+                    awaited: running
+                        && awaiting.contains(&s.seat)
+                        && matches!(s.occupant, Occupant::User(_)),
                     acted: running && pending.get(&s.seat).is_some_and(|(_, f)| *f),
                 })
                 .collect();
@@ -86,6 +92,13 @@ impl Host {
             };
             let view = engine.as_ref().map(|e| {
                 let mut v = e.view(viewer_seat);
+                // Named as the announcements name the players ("Alice",
+                // not the engine's "Player 1"), AI seats never awaited.
+                let named = |t: &str| super::announce::name_seats(t, &seats, |s| e.seat_name(s));
+                v.status = named(&super::announce::status_of_people(&v.status, &seats, |s| {
+                    e.seat_name(s)
+                }));
+                v.board = named(&v.board);
                 if !running || !viewer_seat.is_some_and(|s| awaiting.contains(&s)) {
                     v.choices.clear();
                 }

@@ -365,11 +365,15 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
     // So may an interaction's reply (`/rules battle`: the type chart).
     let is_reply =
         method == Method::POST && rest.starts_with("/interactions/") && rest.ends_with("/callback");
-    if !files.is_empty() && !is_message_create && !is_followup && !is_reply {
+    // And a message's edit (a living board's new image).
+    let is_edit = method == Method::PATCH
+        && rest.starts_with("/channels/")
+        && rest.trim_start_matches('/').split('/').count() == 4;
+    if !files.is_empty() && !is_message_create && !is_followup && !is_reply && !is_edit {
         return reject(
             shared,
             format!(
-                "{method} {path}: file uploads are only supported on message creates by the fake"
+                "{method} {path}: file uploads are only supported on message creates and edits by the fake"
             ),
         );
     }
@@ -465,11 +469,28 @@ fn route(shared: &Shared, method: &Method, path: &str, body: Value, files: Vec<F
             };
             create_with_files(shared, ch, &body, ctx, files)
         }
+        // An edit that uploads files replaces the message's attachments.
+        ("PATCH", ["channels", _, "messages", id]) if !files.is_empty() => {
+            edit_with_files(shared, id.parse().unwrap_or(0), &body, files)
+        }
         ("PATCH", ["channels", _, "messages", id]) => edit(shared, id.parse().unwrap_or(0), &body),
         ("POST", ["channels", ch, "messages", mid, "threads"]) => {
             start_thread(shared, ch, mid, &body)
         }
-        ("DELETE", ["channels", _, "messages", _]) => (StatusCode::NO_CONTENT, None),
+        // A deleted message is gone from its channel, as on Discord.
+        ("DELETE", ["channels", _, "messages", id]) => {
+            let id = id.parse().unwrap_or(0);
+            let gone = shared.with(|s| {
+                let before = s.messages.len();
+                s.messages.retain(|m| m.id != id);
+                s.messages.len() < before
+            });
+            if gone {
+                (StatusCode::NO_CONTENT, None)
+            } else {
+                error(404, 10008, "Unknown Message")
+            }
+        }
         ("POST", ["interactions", _, token, "callback"]) => callback(shared, token, body, files),
         ("GET", ["webhooks", a, token, "messages", "@original"]) if *a == app => {
             match shared.with(|s| original(s, token)) {
@@ -756,6 +777,12 @@ fn edit(shared: &Shared, id: u64, p: &Value) -> Reply {
                 j[k] = p[k].clone();
             }
         }
+        // An empty list of attachments removes them all (a list naming
+        // some to keep is not used by the bot).
+        let cleared = p["attachments"].as_array().is_some_and(|a| a.is_empty());
+        if cleared {
+            j["attachments"] = json!([]);
+        }
         limits::check_message(&j, false)?;
         if j["content"].as_str().unwrap_or("").is_empty()
             && j["embeds"].as_array().is_none_or(|a| a.is_empty())
@@ -767,6 +794,9 @@ fn edit(shared: &Shared, id: u64, p: &Value) -> Reply {
         serde_json::from_value::<serenity::model::channel::Message>(j.clone())
             .map_err(|e| format!("edited message unreadable: {e}"))?;
         m.json = j.clone();
+        if cleared {
+            m.files.clear();
+        }
         *s.edits.entry(id).or_default() += 1;
         Ok(j)
     });
@@ -989,7 +1019,8 @@ fn followup(shared: &Shared, token: &str, body: Value, files: Vec<FilePart>) -> 
 }
 
 /// An edit that uploads files (a follow-up that replaces a deferred
-/// response's placeholder): they become the message's attachments.
+/// response's placeholder, a living board's new image): they become the
+/// message's attachments.
 fn edit_with_files(shared: &Shared, id: u64, p: &Value, files: Vec<FilePart>) -> Reply {
     let Some(channel) = shared.with(|s| s.message(id).map(|m| m.channel_id)) else {
         return error(404, 10008, "Unknown Message");

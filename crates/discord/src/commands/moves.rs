@@ -36,6 +36,18 @@ pub async fn move_(
             })
             .await?;
     }
+    // A draw vote can end the game at once: asked first, with buttons.
+    let (u, typed) = (user.clone(), text.clone());
+    if let Some((g, turn)) = ctx
+        .data()
+        .host(move |h| h.draw_vote_to_confirm(game, &u, &typed))
+        .await?
+    {
+        let (question, rows) = crate::desk::draw_confirmation(g, turn);
+        ctx.send(messages::reply(question).components(rows).ephemeral(true))
+            .await?;
+        return Ok(());
+    }
     let receipt = ctx
         .data()
         .host(move |h| h.submit(game, &user, &text))

@@ -145,6 +145,19 @@ pub(crate) async fn shown_game(ctx: &Context<'_>, id: Option<i64>) -> Result<Gam
         })
 }
 
+/// `text` led by where the game is played when that is not where the
+/// command was typed (the channel a thread game started in, or a game
+/// named by id): first, so a clip never cuts it. Only a Discord channel is
+/// linked (a terminal game's is not one).
+pub(crate) fn played_in(ctx: &Context<'_>, g: &GameRow, text: String) -> String {
+    let discord_channel = g.channel_id.parse::<u64>().is_ok_and(|c| c != 0);
+    if discord_channel && g.channel_id != ctx.channel_id().to_string() {
+        format!("Played in <#{}>.\n{text}", g.channel_id)
+    } else {
+        text
+    }
+}
+
 /// How a game with more than two seats (Diplomacy) shares its points.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum ScoringOption {

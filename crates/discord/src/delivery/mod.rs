@@ -490,6 +490,7 @@ mod tests {
                 channel_id: "1".into(),
                 choices: Vec::new(),
                 deadline: None,
+                report: None,
             }),
             ..item
         }

@@ -415,6 +415,13 @@ struct Answer {
     update: bool,
 }
 
+/// The question asked before a draw vote typed as a move (a DM or
+/// `/move`), with the desk's buttons that vote or withdraw the vote.
+pub fn draw_confirmation(game: GameId, turn: u32) -> (String, Vec<CreateActionRow>) {
+    let a = steps::ask_draw(game, turn);
+    (a.text, a.rows)
+}
+
 /// Handles a click or choice of the order desk (`step` after `od:`).
 pub async fn handle(
     ctx: &serenity::Context,

@@ -85,12 +85,16 @@ async fn show_orders_map(desk: Desk) -> Result<Answer, BotError> {
     })
 }
 
-/// `draw?`: asks before a draw vote (a draw ends the game for everyone).
-fn ask_draw(game: GameId, turn: u32) -> Answer {
+/// `draw?`, or a typed draw vote: asks before the vote (a draw ends the
+/// game for everyone, at once when every other power already voted; the
+/// AI powers always accept).
+pub(super) fn ask_draw(game: GameId, turn: u32) -> Answer {
     Answer {
-        text: "A draw ends the game shared by every power still in it, once every surviving \
-               power has voted for one. Vote for a draw?"
-            .into(),
+        text: format!(
+            "A draw ends diplomacy #{game} for everyone, shared by every power still in it, \
+             when this phase resolves if every other surviving power has voted for one too; \
+             the AI powers always accept. Vote for a draw?"
+        ),
         rows: vec![CreateActionRow::Buttons(vec![
             CreateButton::new(encode_desk(game, turn, "draw!"))
                 .label("Yes, vote for a draw")

@@ -55,6 +55,22 @@ pub async fn handle(
     }
     let (game, text) = crate::ui::text::split_game(&msg.content);
     let text = text.to_string();
+    // A draw vote can end the game at once: asked first, with buttons.
+    let (user, typed) = (msg.author.id.to_string(), text.clone());
+    if let Some((g, turn)) = data
+        .host(move |h| h.draw_vote_to_confirm(game, &user, &typed))
+        .await?
+    {
+        let (question, rows) = crate::desk::draw_confirmation(g, turn);
+        let _turn = data.channel_turns.take(msg.channel_id).await;
+        data.rest(
+            crate::rest_metrics::MESSAGE_CREATE,
+            msg.channel_id
+                .send_message(&ctx.http, messages::create(question).components(rows)),
+        )
+        .await?;
+        return Ok(());
+    }
     let reply = if text.is_empty() || text.eq_ignore_ascii_case("help") {
         HELP.to_string()
     } else {

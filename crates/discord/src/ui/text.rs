@@ -66,7 +66,13 @@ pub fn describe_history(label: &str, h: &HistoryPage) -> String {
         for m in &t.moves {
             if let Some(a) = &m.action {
                 let a = a.trim().replace('\n', "; ");
-                text.push_str(&format!("> You ({}): `{}`\n", m.role, a.replace('`', "'")));
+                // "You (England)", but not "You (Player 1)".
+                let you = if host::is_generic_label(&m.role) {
+                    "You".to_string()
+                } else {
+                    format!("You ({})", m.role)
+                };
+                text.push_str(&format!("> {you}: `{}`\n", a.replace('`', "'")));
             }
         }
     }

@@ -13,7 +13,7 @@ pub fn rules_text() -> String {
      **The end:** when both pass one after the other on an empty stack. The higher score \
      wins; play to lead by as much as you can.\n\
      **The board:** each deck top first, the stack bottom to top with each card's owner \
-     (`P1:` Player 1's, `P2:` Player 2's), and the last move.\n"
+     before it (`Alice:J` is Alice's jack), and the last move.\n"
         .to_string()
 }
 

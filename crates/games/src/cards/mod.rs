@@ -139,7 +139,9 @@ impl Invisible {
                 .pos
                 .stack
                 .iter()
-                .map(|&(o, c)| format!("P{}:{}", o + 1, card_text(c)))
+                // Each card with who played it; the host puts the
+                // players' names where the seat names are.
+                .map(|&(o, c)| format!("{}:{}", self.seat_name(o), card_text(c)))
                 .collect();
             lines.push(wrap_cards("Stack (bottom to top):", &cards, 4, BOARD_WIDTH));
             let p = self.pos.stack_points();
@@ -340,8 +342,11 @@ impl Game for Invisible {
                     }
                     Move::Pass if self.pos.stack.is_empty() => "Pass".to_string(),
                     Move::Pass => {
+                        // The mover reads it: points as "you" and the
+                        // opponent, not seat numbers.
                         let p = self.pos.stack_points();
-                        format!("Pass (P1 +{}, P2 +{})", p[0], p[1])
+                        let me = self.pos.to_move.min(1);
+                        format!("Pass (you +{}, opponent +{})", p[me], p[1 - me])
                     }
                 };
                 choices.push(ActionChoice {

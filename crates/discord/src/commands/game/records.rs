@@ -2,6 +2,7 @@
 
 use crate::BotError;
 use crate::Context;
+use crate::commands::shared::played_in;
 use crate::commands::shared::say;
 use crate::commands::shared::shown_game;
 use crate::commands::shared::user_of;
@@ -70,13 +71,10 @@ pub async fn history(
         String::new()
     };
     if h.total == 0 {
-        return say(
-            ctx,
-            format!("{} has no resolved turns yet.\n{press}", game_label(&g)),
-        )
-        .await;
+        let text = format!("{} has no resolved turns yet.\n{press}", game_label(&g));
+        return say(ctx, played_in(&ctx, &g, text)).await;
     }
-    let text = describe_history(&game_label(&g), &h) + &press;
+    let text = played_in(&ctx, &g, describe_history(&game_label(&g), &h) + &press);
     // A page of long reports (Diplomacy) takes several messages, not a cut.
     for part in messages::split(&text, messages::MAX_CONTENT) {
         ctx.send(messages::reply(part).ephemeral(true)).await?;

@@ -4,6 +4,7 @@
 use crate::BotError;
 use crate::Context;
 use crate::commands::shared::channel_game;
+use crate::commands::shared::played_in;
 use crate::commands::shared::say;
 use crate::commands::shared::shown_game;
 use crate::commands::shared::target_game;
@@ -31,17 +32,8 @@ pub async fn status(
 ) -> Result<(), BotError> {
     let g = shown_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
-    let (mut text, rows) = crate::events::show(ctx.data(), g.id, &user).await?;
-    // Asked from elsewhere (the channel a thread game started in, or by
-    // id): say where the game is played, first, so a clip never cuts it.
-    // Only a Discord channel is linked (a terminal game's is not one).
-    let discord_channel = g.channel_id.parse::<u64>().is_ok_and(|c| c != 0);
-    if discord_channel && g.channel_id != ctx.channel_id().to_string() {
-        text = messages::clip(
-            &format!("Played in <#{}>.\n{text}", g.channel_id),
-            messages::MAX_CONTENT,
-        );
-    }
+    let (text, rows) = crate::events::show(ctx.data(), g.id, &user).await?;
+    let text = messages::clip(&played_in(&ctx, &g, text), messages::MAX_CONTENT);
     let mut reply = messages::reply(text).ephemeral(true);
     if !rows.is_empty() {
         reply = reply.components(rows);

@@ -3,9 +3,10 @@
 
 use crate::BotError;
 use crate::Context;
+use crate::commands::shared::played_in;
+use crate::commands::shared::shown_game;
 use crate::ui::messages;
 use crate::ui::press::log_pages;
-use host::{GameRow, GameStatus};
 
 /// Sends `text` as ephemeral follow-ups (the command deferred), split at
 /// Discord's limit.
@@ -14,33 +15,6 @@ async fn reply_parts(ctx: Context<'_>, text: &str) -> Result<(), BotError> {
         ctx.send(messages::reply(part).ephemeral(true)).await?;
     }
     Ok(())
-}
-
-/// The game a spectator command is about: the given id, else this
-/// channel's game, else the last game that ended in this channel.
-async fn game_here(ctx: &Context<'_>, id: Option<i64>) -> Result<GameRow, BotError> {
-    if let Some(id) = id {
-        return ctx.data().host(move |h| h.game(id)).await;
-    }
-    let channel = ctx.channel_id().to_string();
-    let guild = ctx.guild_id().map(|g| g.to_string());
-    ctx.data()
-        .host(move |h| {
-            if let Some(g) = h.game_in_channel(&channel)? {
-                return Ok(Some(g));
-            }
-            Ok(h.list_games(
-                guild.as_deref(),
-                &[GameStatus::Finished, GameStatus::Aborted],
-                100,
-            )?
-            .into_iter()
-            .find(|g| g.channel_id == channel))
-        })
-        .await?
-        .ok_or_else(|| {
-            BotError::user("There is no game in this channel; give a game id (`/game list`).")
-        })
 }
 
 /// The press of a Diplomacy game, revealed in full once it has ended
@@ -52,7 +26,7 @@ pub async fn game_press(
 ) -> Result<(), BotError> {
     // A long log takes several messages, which only follow-ups carry.
     ctx.defer_ephemeral().await?;
-    let g = game_here(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let gid = g.id;
     let log = ctx.data().host(move |h| h.press_log(gid)).await?;
     let pages = log_pages(gid, &log);
@@ -73,12 +47,16 @@ pub async fn watch(
     #[description = "Game id (default: this channel's)"] id: Option<i64>,
 ) -> Result<(), BotError> {
     ctx.defer_ephemeral().await?;
-    let g = game_here(&ctx, id).await?;
+    let g = shown_game(&ctx, id).await?;
     let (gid, user) = (g.id, ctx.author().id.to_string());
     let w = ctx.data().host(move |h| h.watch(gid, &user)).await?;
-    let mut text = format!(
-        "Watching (the channel's public view; players' orders and DMs stay private):\n{}",
-        crate::ui::text::describe_view(&w.view)
+    let mut text = played_in(
+        &ctx,
+        &g,
+        format!(
+            "Watching (the channel's public view; players' orders and DMs stay private):\n{}",
+            crate::ui::text::describe_view(&w.view)
+        ),
     );
     match &w.press {
         Some(log) => {

@@ -52,6 +52,7 @@ pub use detail::{AdjudicatedOrder, PhaseDetail};
 pub use fog::order_provinces;
 pub use menu::OrderChoice;
 pub use press_rule::PressRule;
+pub use validate::is_draw_vote;
 pub use variant::{Setup, is_fog_variant, setup};
 
 use super::geo::{Map, Power, ProvId};

@@ -528,6 +528,18 @@ pub(super) enum Source {
 /// characters they take, so a receipt fits two Discord messages.
 const MAX_REFUSALS_LISTED: usize = 15;
 const MAX_REFUSAL_CHARS: usize = 1500;
+/// The words that vote for a draw (a line of its own).
+const DRAW_VOTE_WORDS: [&str; 3] = ["draw", "vote draw", "propose draw"];
+
+/// Whether a message is a draw vote and nothing else (`draw`, `vote
+/// draw`, `propose draw`, in any case, a full stop allowed): front-ends
+/// ask for a confirmation before sending it, since a draw can end the game
+/// at once (AI powers accept one).
+pub fn is_draw_vote(message: &str) -> bool {
+    let l = message.trim().to_ascii_lowercase();
+    DRAW_VOTE_WORDS.contains(&l.trim_end_matches(['.', '!']))
+}
+
 /// Applies a line that is one of the words `done`, `clear`, `draw` or
 /// `no draw` (or their synonyms) to `a`; false when it is none of them.
 fn apply_keyword(a: &mut DiplomacyAction, line: &str) -> bool {
@@ -537,7 +549,7 @@ fn apply_keyword(a: &mut DiplomacyAction, line: &str) -> bool {
             a.clear = true;
             a.orders.clear();
         }
-        "draw" | "vote draw" | "propose draw" => a.draw = Some(true),
+        w if DRAW_VOTE_WORDS.contains(&w) => a.draw = Some(true),
         "no draw" | "nodraw" | "withdraw draw" | "cancel draw" => a.draw = Some(false),
         _ => return false,
     }
