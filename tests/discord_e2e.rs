@@ -383,11 +383,11 @@ async fn game_history_shows_each_turn_and_only_your_own_moves() {
         text.contains("**1.**") && text.contains("Round 1: paper vs rock"),
         "{text}"
     );
-    assert!(text.contains("You (Player 1): `paper`"), "{text}");
+    assert!(text.contains("You: `paper`"), "{text}");
     assert!(!text.contains("`rock`"), "Bob's throw is his own: {text}");
     let text = command(&h.fake, BOB, ch, &["game", "history"], json!([])).await;
     assert!(
-        text.contains("You (Player 2): `rock`") && !text.contains("`paper`"),
+        text.contains("You: `rock`") && !text.contains("`paper`"),
         "{text}"
     );
     let page = json!([opt("page", 4, json!(2))]);

@@ -780,8 +780,13 @@ async fn board_turn(
     }
     let text = format!("{record}{prompt}");
     if text.chars().count() > messages::MAX_CONTENT {
-        // Too long for one message (a board too large): a message a turn.
-        return open_turn(http, data, row, home, a).await;
+        // Too long for one message (a board too large): a message a turn,
+        // the turn before losing its prompt as in a game of messages.
+        open_turn(http, data, row, home, a).await?;
+        if let Some(resolved) = a.turn.checked_sub(1) {
+            clear_status(http, data, g, resolved).await;
+        }
+        return Ok(());
     }
     let view = BoardView {
         text,
