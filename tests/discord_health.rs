@@ -142,7 +142,28 @@ async fn healthz_follows_the_gateway_and_metrics_count_a_played_game() {
     fake.fail_next_message_with_429(CH, Duration::from_millis(300));
     play_cards_to_the_end(&fake).await;
     assert_eq!(fake.state().too_many_in(CH).len(), 1);
-    let text = until_status(port, "/metrics", 200).await;
+    // A request is timed when its answer is back, a moment after the fake
+    // stored its message: scrape until the last post is counted (the
+    // assertions below say what is missing if it never is).
+    let bot_posts = fake
+        .state()
+        .messages
+        .iter()
+        .filter(|m| !m.from_interaction)
+        .count() as f64;
+    let mut text = until_status(port, "/metrics", 200).await;
+    for _ in 0..50 {
+        let posts = sample(
+            &text,
+            r#"gamehost_discord_rest_request_seconds_count{route="POST /channels/{id}/messages"}"#,
+        )
+        .unwrap_or(0.0);
+        if posts >= bot_posts {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        text = until_status(port, "/metrics", 200).await;
+    }
     assert_eq!(
         sample(&text, r#"gamehost_games{kind="cards",status="finished"}"#),
         Some(1.0),
@@ -176,12 +197,6 @@ async fn healthz_follows_the_gateway_and_metrics_count_a_played_game() {
         &format!("gamehost_discord_rest_request_seconds_count{{{posted}}}"),
     )
     .unwrap_or(0.0);
-    let bot_posts = fake
-        .state()
-        .messages
-        .iter()
-        .filter(|m| !m.from_interaction)
-        .count() as f64;
     assert!(
         posts >= bot_posts && bot_posts >= 2.0,
         "{posts} of {bot_posts}\n{text}"
