@@ -1,7 +1,8 @@
 //! One Fog of War phase through the real bot and the fake Discord (issue
 //! 36): each power's DM prompt carries its own map and board, its results
 //! DM holds only the orders it could see, and the game's thread gets the
-//! public part only (no map of the units, no orders).
+//! public part only (no map of the units, no orders); the replay stays
+//! closed, and its refusal is private.
 
 mod support;
 
@@ -113,5 +114,20 @@ async fn a_fogged_phase_tells_each_power_what_it_saw_and_the_thread_only_what_al
             "{secret} in the thread:\n{posted}"
         );
     }
+    // The replay stays closed while the fog is on, and the refusal is
+    // Bob's alone: an ephemeral reply, nothing posted in the thread.
+    let before = h.fake.state().channel(thread).len();
+    let t = h.fake.slash(BOB, thread, &["game", "replay"], json!([]));
+    let replies = h.fake.replies(&t).await;
+    assert_eq!(replies.len(), 1, "one answer: {replies:?}");
+    assert!(replies[0].ephemeral, "the refusal is private");
+    let text = replies[0].text();
+    assert!(text.contains("Fog of War"), "{text}");
+    h.delivered().await;
+    assert_eq!(
+        h.fake.state().channel(thread).len(),
+        before,
+        "nothing public in the thread"
+    );
     h.finish().await;
 }

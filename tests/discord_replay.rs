@@ -156,5 +156,10 @@ async fn a_diplomacy_game_posts_its_replay_once_when_it_ends_and_on_request() {
     );
     let text = h.fake.reply_text(&t).await;
     assert!(text.contains(&format!("{}", id + 100)), "{text}");
+    let refusals = h.fake.replies(&t).await;
+    assert!(
+        refusals.iter().all(|m| m.ephemeral),
+        "a refusal is private: {refusals:?}"
+    );
     h.finish().await;
 }

@@ -7,7 +7,9 @@ use poise::serenity_prelude::Permissions;
 /// edits, and opens threads on, its own earlier messages), post in it
 /// (messages with buttons and menus, images attached), open a public
 /// thread on a game's lobby message and post there. It posts no embeds,
-/// reacts to nothing, and never archives, renames, pins or deletes.
+/// reacts to nothing, and never archives, renames or pins. The only
+/// messages it deletes are its own (an old turn ping), which needs no
+/// permission.
 pub const INVITE_PERMISSIONS: Permissions = Permissions::VIEW_CHANNEL
     .union(Permissions::SEND_MESSAGES)
     .union(Permissions::ATTACH_FILES)
