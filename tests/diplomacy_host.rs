@@ -55,6 +55,9 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
         moved.last().map(String::as_str),
         Some("diplomacy #1: waiting for England (U1) · 6 of 7 ready")
     );
+    // `/game status` agrees: the six who are done are not awaited.
+    let status = host.view(id, Some("u0")).unwrap().view.unwrap().status;
+    assert_eq!(status, "Spring 1901 movement: waiting for England.");
     clock.advance(48 * 3600 * 1000);
     let ev = host.fire_due_deadlines().unwrap();
     assert_eq!(ev, vec![DeadlineEvent::Resolved(id)]);

@@ -182,10 +182,23 @@ pub(crate) fn status_of_people(
     seats: &[SeatRow],
     label: impl Fn(Seat) -> String,
 ) -> String {
+    status_of_awaited(status, seats, &[], label)
+}
+
+/// [`status_of_people`] that also leaves out the people in `finished`,
+/// who sent their final action this turn: the engine, which sees no
+/// pending action, still names them ("waiting for England" after
+/// England's `done`).
+pub(crate) fn status_of_awaited(
+    status: &str,
+    seats: &[SeatRow],
+    finished: &[Seat],
+    label: impl Fn(Seat) -> String,
+) -> String {
     const WAITING: &str = "waiting for ";
     let ai: Vec<String> = seats
         .iter()
-        .filter(|s| matches!(s.occupant, Occupant::Ai(_)))
+        .filter(|s| matches!(s.occupant, Occupant::Ai(_)) || finished.contains(&s.seat))
         .map(|s| label(s.seat))
         .collect();
     let Some(at) = status.find(WAITING).filter(|_| !ai.is_empty()) else {
@@ -312,6 +325,16 @@ mod tests {
         assert_eq!(
             status_of_people("Winter 1901: waiting for Austria.", &seats, powers),
             "Winter 1901: waiting for Austria."
+        );
+        // Bob sent his final orders: only Alice is awaited.
+        assert_eq!(
+            status_of_awaited(
+                "Spring 1901 Movement: waiting for Austria, England, France, Germany.",
+                &seats,
+                &[3],
+                powers
+            ),
+            "Spring 1901 Movement: waiting for Austria."
         );
         // A status that names no list is left as it is.
         assert_eq!(

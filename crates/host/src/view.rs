@@ -95,9 +95,17 @@ impl Host {
                 // Named as the announcements name the players ("Alice",
                 // not the engine's "Player 1"), AI seats never awaited.
                 let named = |t: &str| super::announce::name_seats(t, &seats, |s| e.seat_name(s));
-                v.status = named(&super::announce::status_of_people(&v.status, &seats, |s| {
-                    e.seat_name(s)
-                }));
+                let finished: Vec<Seat> = pending
+                    .iter()
+                    .filter(|(_, (_, is_final))| *is_final)
+                    .map(|(seat, _)| *seat)
+                    .collect();
+                v.status = named(&super::announce::status_of_awaited(
+                    &v.status,
+                    &seats,
+                    &finished,
+                    |s| e.seat_name(s),
+                ));
                 v.board = named(&v.board);
                 if !running || !viewer_seat.is_some_and(|s| awaiting.contains(&s)) {
                     v.choices.clear();
