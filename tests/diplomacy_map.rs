@@ -81,3 +81,119 @@ fn bad_map_data_is_rejected() {
     let ok = "prov aaa coast - Aaa\nprov bbb coast - Bbb\narmy aaa: bbb\narmy bbb: aaa\n";
     assert_eq!(Map::parse(ok).unwrap().army_edge_count(), 1);
 }
+
+/// The standard map's two files: its rules, then the geometry of its image.
+fn standard_files() -> (String, String) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    (
+        std::fs::read_to_string(format!(
+            "{root}/crates/games/src/diplomacy/geo/standard.txt"
+        ))
+        .unwrap(),
+        std::fs::read_to_string(format!("{root}/assets/diplomacy/standard-map.txt")).unwrap(),
+    )
+}
+
+/// Runs `gamehost diplomacy check-map` on `files` (name, text) written to a
+/// temporary folder: (success, stdout, stderr).
+fn check_map(files: &[(&str, &str)]) -> (bool, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gamehost"));
+    cmd.env_remove("GAMEHOST_CONFIG")
+        .current_dir(dir.path())
+        .args(["diplomacy", "check-map"]);
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        cmd.arg(name);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn check_map_accepts_the_standard_map_and_sums_it_up() {
+    let (rules, board) = standard_files();
+    let (ok, out, err) = check_map(&[("standard.txt", &rules), ("board.txt", &board)]);
+    assert!(ok, "{out}{err}");
+    assert_eq!(
+        out.trim(),
+        "The map is valid: 76 provinces (34 supply centres, 22 of them home centres of 7 powers), \
+         82 places a unit can stand, 111 army and 141 fleet edges; a 1193×1139 board of 273 regions."
+    );
+}
+
+#[test]
+fn check_map_names_every_problem_with_its_file_and_line() {
+    let (rules, board) = standard_files();
+    // An adjacency listed from one end only.
+    let one_way = rules.replace("army boh: gal mun", "army boh: mun");
+    assert_ne!(one_way, rules);
+    let (ok, out, err) = check_map(&[("rules.txt", &one_way), ("board.txt", &board)]);
+    assert!(!ok);
+    assert_eq!(
+        out.trim(),
+        "map: army edge gal-boh listed one way only: `army gal:` names boh, `army boh:` does not name gal"
+    );
+    assert!(err.contains("1 problem in the map"), "{err}");
+    // A coast without its province, and a line of no known kind: both
+    // reported, each at its line of its file.
+    let lines = rules.lines().count();
+    let orphan = format!("{rules}coasts xyz nc sc\nborder par bur\n");
+    let (ok, out, _) = check_map(&[("rules.txt", &orphan), ("board.txt", &board)]);
+    assert!(!ok);
+    assert!(
+        out.contains(&format!(
+            "rules.txt:{}: coasts of unknown province \"xyz\": declare it with a `prov` line",
+            lines + 1
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "rules.txt:{}: unknown line kind \"border\"",
+            lines + 2
+        )),
+        "{out}"
+    );
+    // A fleet edge to a coast its province does not have.
+    let no_coast = rules.replace("fleet mao: ", "fleet mao: gas/nc ");
+    assert_ne!(no_coast, rules);
+    let (_, out, _) = check_map(&[("rules.txt", &no_coast), ("board.txt", &board)]);
+    assert!(
+        out.contains("unknown place gas/nc: gas has no coast \"nc\""),
+        "{out}"
+    );
+    // A supply centre nobody can reach (an island with no edges).
+    let island = format!("{rules}prov isl coast neutral Island\n");
+    let (ok, out, _) = check_map(&[("rules.txt", &island), ("board.txt", &board)]);
+    assert!(!ok);
+    assert!(
+        out.contains("the supply centre isl cannot be reached from any home centre"),
+        "{out}"
+    );
+    // Geometry: missing altogether, or a unit drawn outside its province.
+    let (ok, out, _) = check_map(&[("rules.txt", &rules)]);
+    assert!(!ok);
+    assert!(out.contains("map: no geometry"), "{out}");
+    let stray = board
+        .lines()
+        .map(|l| {
+            if l.starts_with("unit par ") {
+                "unit par 10 10"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (ok, out, _) = check_map(&[("rules.txt", &rules), ("board.txt", &stray)]);
+    assert!(!ok);
+    assert_eq!(
+        out.trim(),
+        "map: the unit point of par (10.0, 10.0) lies outside par's regions"
+    );
+}

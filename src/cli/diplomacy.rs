@@ -75,6 +75,17 @@ pub enum DiplomacyCommand {
         #[arg(long, value_name = "FILE")]
         db: Option<PathBuf>,
     },
+    /// Check a Diplomacy map before installing it: its rules (`prov`,
+    /// `coasts`, `army`, `fleet` lines) and the geometry its image is
+    /// drawn from, given in one or more files read as one map. Prints
+    /// every problem with its file and line (adjacencies listed one way,
+    /// coasts of undeclared provinces, centres no unit can reach, places
+    /// the geometry leaves out), or a summary of the valid map.
+    CheckMap {
+        /// The map's files (for the standard map: the rules, then the board).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
     /// Play AI games to measure an AI level: by default one `default` AI
     /// (rotating over the powers) against six random-legal players
     /// (`--ai` and `--others` choose the levels); `--all-ai` seats seven
@@ -193,6 +204,7 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             out.write_all(&gif)?;
         }
         DiplomacyCommand::Parse => parse_lines(map, &mut stdin.lock(), &mut out)?,
+        DiplomacyCommand::CheckMap { files } => super::map_check::run(&files, &mut out)?,
     }
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod cards;
 pub mod diplomacy;
 pub mod health;
 pub mod ladder;
+pub mod map_check;
 pub mod migrate_db;
 pub mod puzzle;
 pub mod soak;

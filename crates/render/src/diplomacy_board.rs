@@ -317,6 +317,49 @@ impl PartialBoard {
     }
 }
 
+impl Board {
+    /// Unit points that lie outside their province's regions (on a board
+    /// that parsed): a unit drawn in the wrong province misleads every
+    /// reader of the map. One sentence per stray point.
+    pub fn stray_unit_points(&self, map: &Map) -> Vec<String> {
+        (0..map.location_count())
+            .filter_map(|l| {
+                let prov = map.prov_of(l as u8);
+                let at = self.unit[l];
+                let inside = self
+                    .regions
+                    .iter()
+                    .any(|r| r.owner == Owner::Province(prov) && inside_rings(&r.rings, at));
+                (!inside).then(|| {
+                    format!(
+                        "the unit point of {} ({:.1}, {:.1}) lies outside {}'s regions",
+                        map.loc(l as u8).abbr,
+                        at.0,
+                        at.1,
+                        map.prov(prov).abbr
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+/// Whether `at` is inside a polygon with holes (even-odd over its rings).
+fn inside_rings(rings: &[Vec<(f64, f64)>], at: (f64, f64)) -> bool {
+    let mut inside = false;
+    for ring in rings {
+        let mut j = ring.len() - 1;
+        for i in 0..ring.len() {
+            let ((xi, yi), (xj, yj)) = (ring[i], ring[j]);
+            if (yi > at.1) != (yj > at.1) && at.0 < (xj - xi) * (at.1 - yi) / (yj - yi) + xi {
+                inside = !inside;
+            }
+            j = i;
+        }
+    }
+    inside
+}
+
 /// The standard board, parsed once.
 pub fn board() -> Result<&'static Board, RenderError> {
     static B: OnceLock<Result<Board, BoardError>> = OnceLock::new();

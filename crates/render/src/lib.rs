@@ -3,7 +3,7 @@
 mod battle_chart;
 mod board;
 pub mod diplomacy;
-mod diplomacy_board;
+pub mod diplomacy_board;
 pub mod diplomacy_layout;
 pub mod puzzle;
 pub mod replay;

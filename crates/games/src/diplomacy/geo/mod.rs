@@ -5,6 +5,9 @@
 //! by the split coasts. Adjacency is stored as 128-bit sets so that the
 //! adjudicator's neighbour tests are a single AND.
 
+mod check;
+
+pub use check::{MapProblem, RULE_LINE_KINDS, check_map_rules};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;
@@ -255,8 +258,11 @@ impl Map {
             ));
         }
         let (army_adj, fleet_adj) = parse_edges(text, &provs, &locs)?;
-        check_army_edges(&provs, &army_adj)?;
-        check_fleet_edges(&provs, &locs, &fleet_adj)?;
+        let mut problems = army_edge_problems(&provs, &army_adj);
+        problems.extend(fleet_edge_problems(&provs, &locs, &fleet_adj));
+        if let Some(first) = problems.into_iter().next() {
+            return Err(syntax_error(0, first));
+        }
         let (fleet_prov_adj, prov_fleet_adj) = fleet_province_adjacency(&provs, &locs, &fleet_adj);
         let names = name_index(&provs, aliases);
         let longest_name_words = names
@@ -476,7 +482,16 @@ fn parse_provinces(text: &str) -> Result<(Vec<Province>, Vec<Alias>), MapError> 
             Some("neutral") => (true, None),
             Some(p) => (
                 true,
-                Some(Power::parse(p).ok_or_else(|| err(i + 1, format!("bad power {p}")))?),
+                Some(Power::parse(p).ok_or_else(|| {
+                    err(
+                        i + 1,
+                        format!(
+                            "unknown power {p:?} in the centre field: expected `-`, \
+                             `neutral` or one of Austria, England, France, Germany, \
+                             Italy, Russia, Turkey"
+                        ),
+                    )
+                })?),
             ),
             None => return Err(err(i + 1, "missing centre field".into())),
         };
@@ -525,8 +540,12 @@ fn add_coasts(text: &str, provs: &mut [Province]) -> Result<Vec<Location>, MapEr
         };
         let mut it = rest.split_whitespace();
         let abbr = it.next().unwrap_or("");
-        let p =
-            find_prov(provs, abbr).ok_or_else(|| err(i + 1, format!("unknown province {abbr}")))?;
+        let p = find_prov(provs, abbr).ok_or_else(|| {
+            err(
+                i + 1,
+                format!("coasts of unknown province {abbr:?}: declare it with a `prov` line"),
+            )
+        })?;
         for c in it {
             let coast = Coast::parse(c).ok_or_else(|| err(i + 1, format!("bad coast {c}")))?;
             let id = locs.len() as LocId;
@@ -550,6 +569,14 @@ fn parse_edges(
 ) -> Result<(Vec<Bits>, Vec<Bits>), MapError> {
     let err = syntax_error;
     let find_loc = |s: &str| locs.iter().position(|l| l.abbr == s);
+    // Why a place is unknown: a coast its province does not declare, or no
+    // province at all.
+    let unknown = |s: &str| match s.split_once('/') {
+        Some((p, c)) if find_prov(provs, p).is_some() => {
+            format!("unknown place {s}: {p} has no coast {c:?} (declare it on a `coasts {p}` line)")
+        }
+        _ => format!("unknown place {s}"),
+    };
     let mut army_adj = vec![0u128; provs.len()];
     let mut fleet_adj = vec![0u128; locs.len()];
     for (i, raw) in text.lines().enumerate() {
@@ -570,14 +597,14 @@ fn parse_edges(
         } else {
             find_loc(from)
         }
-        .ok_or_else(|| err(i + 1, format!("unknown place {from}")))?;
+        .ok_or_else(|| err(i + 1, unknown(from)))?;
         for to in tos.split_whitespace() {
             let t = if is_army {
                 find_prov(provs, to)
             } else {
                 find_loc(to)
             }
-            .ok_or_else(|| err(i + 1, format!("unknown place {to}")))?;
+            .ok_or_else(|| err(i + 1, unknown(to)))?;
             if is_army {
                 army_adj[f] |= 1u128 << t;
             } else {
@@ -588,64 +615,65 @@ fn parse_edges(
     Ok((army_adj, fleet_adj))
 }
 
-/// Every army edge is listed both ways and leaves land.
-fn check_army_edges(provs: &[Province], army_adj: &[Bits]) -> Result<(), MapError> {
-    let err = syntax_error;
+/// Every army edge is listed both ways and leaves land: one sentence per
+/// edge that is not (empty when all are).
+fn army_edge_problems(provs: &[Province], army_adj: &[Bits]) -> Vec<String> {
+    let mut problems = Vec::new();
     for a in 0..provs.len() {
         for b in 0..provs.len() {
             let ab = army_adj[a] >> b & 1 == 1;
             let ba = army_adj[b] >> a & 1 == 1;
-            if ab != ba {
-                return Err(err(
-                    0,
-                    format!(
-                        "army edge {}-{} listed one way only",
-                        provs[a].abbr, provs[b].abbr
-                    ),
+            if ab && !ba {
+                problems.push(format!(
+                    "army edge {}-{} listed one way only: `army {}:` names {}, `army {}:` does not name {}",
+                    provs[a].abbr, provs[b].abbr, provs[a].abbr, provs[b].abbr, provs[b].abbr, provs[a].abbr
                 ));
             }
             if ab && (provs[a].terrain == Terrain::Sea || provs[a].terrain == Terrain::Impassable) {
-                return Err(err(0, format!("army edge from non-land {}", provs[a].abbr)));
+                problems.push(format!(
+                    "army edge {}-{} leaves {}, which is not land an army may stand on",
+                    provs[a].abbr, provs[b].abbr, provs[a].abbr
+                ));
             }
         }
     }
-    Ok(())
+    problems
 }
 
 /// Every fleet edge is listed both ways, leaves water or a coast, and names
-/// the coast of a province that has several.
-fn check_fleet_edges(
-    provs: &[Province],
-    locs: &[Location],
-    fleet_adj: &[Bits],
-) -> Result<(), MapError> {
-    let err = syntax_error;
+/// the coast of a province that has several: one sentence per edge that
+/// does not (empty when all do).
+fn fleet_edge_problems(provs: &[Province], locs: &[Location], fleet_adj: &[Bits]) -> Vec<String> {
+    let mut problems = Vec::new();
     for a in 0..locs.len() {
         for b in 0..locs.len() {
             let ab = fleet_adj[a] >> b & 1 == 1;
             let ba = fleet_adj[b] >> a & 1 == 1;
-            if ab != ba {
-                return Err(err(
-                    0,
-                    format!(
-                        "fleet edge {}-{} listed one way only",
-                        locs[a].abbr, locs[b].abbr
-                    ),
+            if ab && !ba {
+                problems.push(format!(
+                    "fleet edge {}-{} listed one way only: `fleet {}:` names {}, `fleet {}:` does not name {}",
+                    locs[a].abbr, locs[b].abbr, locs[a].abbr, locs[b].abbr, locs[b].abbr, locs[a].abbr
                 ));
             }
             let t = provs[locs[a].prov as usize].terrain;
             if ab && (t == Terrain::Land || t == Terrain::Impassable) {
-                return Err(err(0, format!("fleet edge from inland {}", locs[a].abbr)));
+                problems.push(format!(
+                    "fleet edge {}-{} leaves {}, which is inland",
+                    locs[a].abbr, locs[b].abbr, locs[a].abbr
+                ));
             }
             if ab && !provs[locs[a].prov as usize].coasts.is_empty() && locs[a].coast.is_none() {
-                return Err(err(
-                    0,
-                    format!("fleet edge from {} must name a coast", locs[a].abbr),
+                problems.push(format!(
+                    "fleet edge {}-{} must name a coast of {} (it has split coasts), as `{}`",
+                    locs[a].abbr,
+                    locs[b].abbr,
+                    locs[a].abbr,
+                    locs[provs[locs[a].prov as usize].coasts[0] as usize].abbr
                 ));
             }
         }
     }
-    Ok(())
+    problems
 }
 
 /// The fleet edges by province: per location, the provinces its fleet
