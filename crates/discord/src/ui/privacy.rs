@@ -13,7 +13,9 @@ your result. Kept as long as the database is: games are never deleted by themsel
 - The id of the DM channel between you and the bot, so it can write to you.\n\
 - Copies of the announcements it delivered for your games, deleted 7 days after delivery.\n\
 Diplomacy press is stored by power, not by user. Nothing else: no messages you write \
-elsewhere, no e-mail, no IP address. The operator who runs this bot can read its database.";
+elsewhere, no e-mail, no IP address. The operator who runs this bot can read its database; \
+its automatic backups keep a copy until they are rotated out (by default after 3.5 days; \
+one taken before a version upgrade stays until the operator deletes it).";
 
 /// The answer to `/privacy`: what is stored and, counted, about the reader.
 pub fn privacy_text(s: &PrivacySummary, user: &str) -> String {
