@@ -101,7 +101,11 @@ async fn privacy_delete_forgets_alice_everywhere_after_asking() {
         "{q}"
     );
     assert!(q.contains(&format!("cards #{lobby}")), "{q}");
-    assert!(q.contains("Former player") && q.contains("cannot be undone"), "{q}");
+    assert!(q.contains("cannot be undone"), "{q}");
+    assert!(
+        q.contains("Your finished game keeps its result, under the name \"Former player\""),
+        "{q}"
+    );
     let cancelled = answer(&h, &question, "Cancel").await;
     transcript("Alice presses Cancel", &cancelled.text());
     assert!(cancelled.text().contains("nothing was deleted"));
@@ -115,6 +119,8 @@ async fn privacy_delete_forgets_alice_everywhere_after_asking() {
     let d = deleted.text();
     assert!(d.contains("Deleted") && d.contains(&format!("forfeited battle #{battle}")), "{d}");
     assert!(d.contains(&format!("Closed: cards #{lobby}")), "{d}");
+    // The cards game and the battle she just forfeited.
+    assert!(d.contains("Your 2 finished games keep their results"), "{d}");
     let forfeit = channel_msg(&h.fake, RUNNING, "forfeits").await;
     transcript("#running", &forfeit.text());
     let closed = channel_msg(&h.fake, LOBBY, "aborted").await;

@@ -50,7 +50,8 @@ pub struct Forgotten {
     pub left: Vec<String>,
     /// Lobbies they created, closed.
     pub closed: Vec<String>,
-    /// Games they played whose results stay, under the anonymous name.
+    /// Finished games (those forfeited now included) whose results stay,
+    /// under the anonymous name.
     pub games_kept: usize,
 }
 
@@ -91,10 +92,7 @@ impl Host {
             let report = tx.forget_user(user_id, &anonymous, names)?;
             Ok::<_, HostError>((active, created, report))
         })?;
-        let mut out = Forgotten {
-            games_kept: report.games_kept,
-            ..Forgotten::default()
-        };
+        let mut out = Forgotten::default();
         for g in &active {
             let label = super::game_label(g);
             let done = match g.status {
@@ -119,8 +117,16 @@ impl Host {
             }
         }
         // A forfeit may have addressed the seat's new occupant privately.
-        self.store
-            .write(|tx| tx.delete_outbox_to_user(&anonymous))?;
+        out.games_kept = self.store.write(|tx| {
+            tx.delete_outbox_to_user(&anonymous)?;
+            let mut finished = 0;
+            for &id in &report.games {
+                if tx.game(id)?.is_some_and(|g| g.status == GameStatus::Finished) {
+                    finished += 1;
+                }
+            }
+            Ok::<_, HostError>(finished)
+        })?;
         tracing::info!(games = out.games_kept, "forgot a user on their request");
         Ok(out)
     }

@@ -40,7 +40,7 @@ pub const FORMER_PLAYER: &str = "Former player";
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ForgetReport {
     /// Games whose rows now name the anonymous id instead.
-    pub games_kept: usize,
+    pub games: Vec<i64>,
     /// Rows deleted (ratings, events, absences, votes, DM channel, DMs).
     pub rows_deleted: usize,
 }
@@ -89,7 +89,7 @@ impl Tx<'_> {
     ) -> Result<ForgetReport, StoreError> {
         let games = self.games_naming(user_id)?;
         let mut report = ForgetReport {
-            games_kept: games.len(),
+            games: games.clone(),
             ..ForgetReport::default()
         };
         let mut names: BTreeSet<String> = names.iter().cloned().collect();

@@ -109,8 +109,8 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
     }
     if s.counts.ended_games > 0 {
         lines.push(format!(
-            "- Your {} keep their results, under the name \"{}\" instead of yours.",
-            plural(s.counts.ended_games as usize, "finished game"),
+            "- {}, under the name \"{}\" instead of yours.",
+            keep_results(s.counts.ended_games as usize, "Your finished game", "finished games"),
             host::FORMER_PLAYER
         ));
     }
@@ -146,8 +146,8 @@ pub fn deleted_text(f: &Forgotten) -> String {
     }
     if f.games_kept > 0 {
         lines.push(format!(
-            "{} keep their results under \"{}\".",
-            plural(f.games_kept, "game"),
+            "{} under \"{}\".",
+            keep_results(f.games_kept, "Your finished game", "finished games"),
             host::FORMER_PLAYER
         ));
     }
@@ -157,6 +157,16 @@ pub fn deleted_text(f: &Forgotten) -> String {
 
 /// The answer to Cancel.
 pub const CANCELLED: &str = "Cancelled: nothing was deleted.";
+
+/// "Your finished game keeps its result" or "Your 3 finished games keep
+/// their results".
+fn keep_results(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{one} keeps its result")
+    } else {
+        format!("Your {n} {many} keep their results")
+    }
+}
 
 fn labels(games: &[GameRow]) -> String {
     games
