@@ -117,10 +117,16 @@ async fn privacy_delete_forgets_alice_everywhere_after_asking() {
     let deleted = answer(&h, &question, "Delete my data").await;
     transcript("Alice presses Delete my data", &deleted.text());
     let d = deleted.text();
-    assert!(d.contains("Deleted") && d.contains(&format!("forfeited battle #{battle}")), "{d}");
+    assert!(
+        d.contains("Deleted") && d.contains(&format!("forfeited battle #{battle}")),
+        "{d}"
+    );
     assert!(d.contains(&format!("Closed: cards #{lobby}")), "{d}");
     // The cards game and the battle she just forfeited.
-    assert!(d.contains("Your 2 finished games keep their results"), "{d}");
+    assert!(
+        d.contains("Your 2 finished games keep their results"),
+        "{d}"
+    );
     let forfeit = channel_msg(&h.fake, RUNNING, "forfeits").await;
     transcript("#running", &forfeit.text());
     let closed = channel_msg(&h.fake, LOBBY, "aborted").await;
@@ -144,6 +150,10 @@ async fn privacy_delete_forgets_alice_everywhere_after_asking() {
     assert!(!history.contains(NAME), "{history}");
     // And she has nothing stored now.
     let after = privacy(&h, FINISHED, "show", true).await;
-    assert!(after.text().contains("**About you now:** nothing."), "{}", after.text());
+    assert!(
+        after.text().contains("**About you now:** nothing."),
+        "{}",
+        after.text()
+    );
     h.finish().await;
 }

@@ -63,7 +63,8 @@ fn a_forgotten_person_is_in_no_column_and_their_games_keep_their_results() {
         HostSettings::default(),
     );
     host.set_rate_ai_seats(None, true).unwrap();
-    host.remember_dm_channel(ZED, "2000000000000000001").unwrap();
+    host.remember_dm_channel(ZED, "2000000000000000001")
+        .unwrap();
     // A rating of Zed's (games with AI seats of this test end unrated).
     host.store()
         .write(|tx| {

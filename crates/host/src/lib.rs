@@ -47,8 +47,8 @@ pub use leave_rules::{
 };
 pub use metrics::{Census, HostMetrics};
 pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
-pub use privacy::{FORGOTTEN_PREFIX, Forgotten, PrivacySummary, is_forgotten};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
+pub use privacy::{FORGOTTEN_PREFIX, Forgotten, PrivacySummary, is_forgotten};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability,

@@ -37,7 +37,9 @@ pub struct PrivacySummary {
 impl PrivacySummary {
     /// Whether nothing at all is stored about them.
     pub fn is_empty(&self) -> bool {
-        self.running.is_empty() && self.lobbies.is_empty() && self.counts == UserDataCounts::default()
+        self.running.is_empty()
+            && self.lobbies.is_empty()
+            && self.counts == UserDataCounts::default()
     }
 }
 
@@ -105,11 +107,16 @@ impl Host {
             match done {
                 Ok(list) => list.push(label),
                 // Already out of it, or it ended meanwhile: nothing to give up.
-                Err(HostError::User(why)) => tracing::info!(game_id = g.id, %why, "nothing to give up"),
+                Err(HostError::User(why)) => {
+                    tracing::info!(game_id = g.id, %why, "nothing to give up")
+                }
                 Err(e) => return Err(e),
             }
         }
-        for &id in created.iter().filter(|id| !active.iter().any(|g| g.id == **id)) {
+        for &id in created
+            .iter()
+            .filter(|id| !active.iter().any(|g| g.id == **id))
+        {
             let g = self.game(id)?;
             if g.status == GameStatus::Lobby {
                 self.abort(id, &anonymous, false)?;
@@ -121,7 +128,10 @@ impl Host {
             tx.delete_outbox_to_user(&anonymous)?;
             let mut finished = 0;
             for &id in &report.games {
-                if tx.game(id)?.is_some_and(|g| g.status == GameStatus::Finished) {
+                if tx
+                    .game(id)?
+                    .is_some_and(|g| g.status == GameStatus::Finished)
+                {
                     finished += 1;
                 }
             }

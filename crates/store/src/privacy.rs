@@ -60,9 +60,8 @@ const GAME_TEXTS: &[(&str, &str, &[&str])] = &[
 impl Tx<'_> {
     /// How many rows of each kind name `user_id`.
     pub fn user_data_counts(&self, user_id: &str) -> Result<UserDataCounts, StoreError> {
-        let count = |sql: &str| -> Result<i64, StoreError> {
-            self.conn.one(sql, args![user_id])?.get(0)
-        };
+        let count =
+            |sql: &str| -> Result<i64, StoreError> { self.conn.one(sql, args![user_id])?.get(0) };
         Ok(UserDataCounts {
             ended_games: count(
                 "SELECT COUNT(*) FROM games g JOIN seats s ON s.game_id = g.id \
@@ -257,10 +256,12 @@ impl Scrub<'_> {
     /// The text without the person, or `None` when it did not name them.
     /// JSON is rewritten string by string, so it stays valid JSON.
     fn text(&self, text: &str) -> Option<String> {
-        if !text.contains(self.user_id) && !self
+        if !text.contains(self.user_id)
+            && !self
                 .names
                 .iter()
-                .any(|n| n.chars().count() >= MIN_NAME_CHARS && text.contains(n.as_str())) {
+                .any(|n| n.chars().count() >= MIN_NAME_CHARS && text.contains(n.as_str()))
+        {
             return None;
         }
         let clean = match serde_json::from_str::<Json>(text) {
@@ -313,7 +314,11 @@ fn replace_words(text: &str, word: &str, with: &str) -> String {
         let after = rest[at + word.len()..].chars().next();
         let edge = |c: Option<char>| c.is_none_or(|c| !c.is_alphanumeric());
         out.push_str(&rest[..at]);
-        out.push_str(if edge(before) && edge(after) { with } else { word });
+        out.push_str(if edge(before) && edge(after) {
+            with
+        } else {
+            word
+        });
         rest = &rest[at + word.len()..];
     }
     out.push_str(rest);

@@ -66,7 +66,10 @@ async fn privacy_click(
         PrivacyChoice::Delete => {
             let user = c.user.id.to_string();
             // Every name the person is known by here, so texts lose them all.
-            let mut names = vec![c.user.name.clone(), display_name(&c.user, c.member.as_ref())];
+            let mut names = vec![
+                c.user.name.clone(),
+                display_name(&c.user, c.member.as_ref()),
+            ];
             names.extend(c.user.global_name.clone());
             names.extend(c.member.as_ref().and_then(|m| m.nick.clone()));
             let result = data.host(move |h| h.forget_user(&user, &names)).await;

@@ -44,8 +44,11 @@ fn about_you(s: &PrivacySummary, user: &str) -> Vec<String> {
         ));
     }
     if !s.lobbies.is_empty() {
-        let (created, joined): (Vec<GameRow>, Vec<GameRow>) =
-            s.lobbies.iter().cloned().partition(|g| g.creator_id == user);
+        let (created, joined): (Vec<GameRow>, Vec<GameRow>) = s
+            .lobbies
+            .iter()
+            .cloned()
+            .partition(|g| g.creator_id == user);
         if !created.is_empty() {
             parts.push(format!("lobbies you created: {}", labels(&created)));
         }
@@ -87,7 +90,8 @@ fn counted(c: &UserDataCounts) -> Vec<String> {
 
 /// The question before deleting: exactly what will happen.
 pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
-    let mut lines = vec!["**Delete everything gamehost stores about you?** This cannot be undone.".to_string()];
+    let mut lines =
+        vec!["**Delete everything gamehost stores about you?** This cannot be undone.".to_string()];
     if !s.running.is_empty() {
         lines.push(format!(
             "- You play in {}: {}. You would forfeit {}.",
@@ -96,8 +100,11 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
             if s.running.len() == 1 { "it" } else { "them" }
         ));
     }
-    let (created, joined): (Vec<GameRow>, Vec<GameRow>) =
-        s.lobbies.iter().cloned().partition(|g| g.creator_id == user);
+    let (created, joined): (Vec<GameRow>, Vec<GameRow>) = s
+        .lobbies
+        .iter()
+        .cloned()
+        .partition(|g| g.creator_id == user);
     if !created.is_empty() {
         lines.push(format!(
             "- Lobbies you created would be closed: {}.",
@@ -110,7 +117,11 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
     if s.counts.ended_games > 0 {
         lines.push(format!(
             "- {}, under the name \"{}\" instead of yours.",
-            keep_results(s.counts.ended_games as usize, "Your finished game", "finished games"),
+            keep_results(
+                s.counts.ended_games as usize,
+                "Your finished game",
+                "finished games"
+            ),
             host::FORMER_PLAYER
         ));
     }
@@ -134,7 +145,8 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
 
 /// The answer once deleted.
 pub fn deleted_text(f: &Forgotten) -> String {
-    let mut lines = vec!["**Deleted.** gamehost no longer stores your id or your name.".to_string()];
+    let mut lines =
+        vec!["**Deleted.** gamehost no longer stores your id or your name.".to_string()];
     if !f.forfeited.is_empty() {
         lines.push(format!("You forfeited {}.", f.forfeited.join(", ")));
     }
@@ -208,7 +220,11 @@ mod tests {
         };
         assert_eq!(
             counted(&c),
-            ["1 finished game", "2 ratings", "1 missed deadline or civil disorder"]
+            [
+                "1 finished game",
+                "2 ratings",
+                "1 missed deadline or civil disorder"
+            ]
         );
     }
 }
