@@ -44,11 +44,7 @@ fn about_you(s: &PrivacySummary, user: &str) -> Vec<String> {
         ));
     }
     if !s.lobbies.is_empty() {
-        let (created, joined): (Vec<GameRow>, Vec<GameRow>) = s
-            .lobbies
-            .iter()
-            .cloned()
-            .partition(|g| g.creator_id == user);
+        let (created, joined) = lobbies_by_role(s, user);
         if !created.is_empty() {
             parts.push(format!("lobbies you created: {}", labels(&created)));
         }
@@ -100,11 +96,7 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
             if s.running.len() == 1 { "it" } else { "them" }
         ));
     }
-    let (created, joined): (Vec<GameRow>, Vec<GameRow>) = s
-        .lobbies
-        .iter()
-        .cloned()
-        .partition(|g| g.creator_id == user);
+    let (created, joined) = lobbies_by_role(s, user);
     if !created.is_empty() {
         lines.push(format!(
             "- Lobbies you created would be closed: {}.",
@@ -178,6 +170,14 @@ fn keep_results(n: usize, one: &str, many: &str) -> String {
     } else {
         format!("Your {n} {many} keep their results")
     }
+}
+
+/// The lobbies `user` created, and those they only sit in.
+fn lobbies_by_role(s: &PrivacySummary, user: &str) -> (Vec<GameRow>, Vec<GameRow>) {
+    s.lobbies
+        .iter()
+        .cloned()
+        .partition(|g| g.creator_id == user)
 }
 
 fn labels(games: &[GameRow]) -> String {
