@@ -587,7 +587,7 @@ async fn stop_signal() -> &'static str {
 /// The commands players use where they play, DMs included: registered
 /// globally even when `guild_id` keeps the others in one server (Discord
 /// offers only global commands in a DM).
-const DM_COMMANDS: &[&str] = &["help", "move", "orders", "press", "rules"];
+const DM_COMMANDS: &[&str] = &["help", "move", "orders", "press", "privacy", "rules"];
 
 /// Registers the commands unless Discord already has exactly these: all
 /// globally without a `guild_id`; with one, `/move` and `/orders` globally

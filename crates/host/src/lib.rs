@@ -23,6 +23,7 @@ mod metrics;
 mod options;
 mod pause;
 mod press;
+mod privacy;
 mod ratings;
 mod registry;
 mod replay;
@@ -47,6 +48,7 @@ pub use leave_rules::{
 pub use metrics::{Census, HostMetrics};
 pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
+pub use privacy::{FORGOTTEN_PREFIX, Forgotten, PrivacySummary, is_forgotten};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability,
@@ -63,6 +65,7 @@ pub use view::{GameView, SeatView};
 // The store's row types front-ends read, so no front-end names the store.
 pub use options::parse_game_options;
 pub use store::PostedMessage;
+pub use store::{FORMER_PLAYER, UserDataCounts};
 pub use store::{GameRow, GameStatus, Occupant, Target, TimeoutPolicy};
 
 use games::seam::Seat;

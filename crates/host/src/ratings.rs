@@ -455,6 +455,11 @@ impl Host {
         };
         for (i, ((_, key, _), (old, games))) in keyed.iter().zip(&before).enumerate() {
             let s = new[i];
+            after[i] = Some((old.rating, s));
+            // A forgotten person asked for their ratings to go; none comes back.
+            if super::privacy::is_forgotten(key) {
+                continue;
+            }
             tx.upsert_rating(&RatingRow {
                 scope: scope.clone(),
                 kind: row.kind.clone(),
@@ -465,7 +470,6 @@ impl Host {
                 games: games + 1,
                 updated_at: now,
             })?;
-            after[i] = Some((old.rating, s));
         }
         Ok(after)
     }

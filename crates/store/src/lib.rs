@@ -26,6 +26,7 @@ mod pg_tls;
 mod postgres_store;
 mod prefetch;
 mod press;
+mod privacy;
 mod ratings;
 mod redact;
 mod rows;
@@ -35,6 +36,7 @@ pub use messages::PostedMessage;
 pub use pauses::{AbsenceRow, LeaveRulesRow, PauseRow};
 pub use pg_tls::{RootCerts, SslMode, TlsConfigError};
 pub use press::{NewPressRow, PressRow};
+pub use privacy::{FORMER_PLAYER, ForgetReport, UserDataCounts};
 pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };

@@ -6,6 +6,7 @@ mod help;
 mod moves;
 mod orders;
 mod press;
+mod privacy;
 mod rules;
 mod shared;
 
@@ -19,6 +20,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         moves::move_(),
         orders::orders(),
         press::press(),
+        privacy::privacy(),
         rules::rules(),
     ]
 }

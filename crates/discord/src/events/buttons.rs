@@ -7,6 +7,7 @@ use crate::ui::components::Custom;
 use crate::ui::components::Verb;
 use crate::ui::components::choice_rows;
 use crate::ui::components::decode;
+use crate::ui::components::{PrivacyChoice, decode_privacy};
 use crate::ui::messages;
 use crate::ui::messages::display_name;
 use host::GameId;
@@ -22,6 +23,9 @@ pub async fn handle(
     data: &Data,
     c: &ComponentInteraction,
 ) -> Result<(), BotError> {
+    if let Some(choice) = decode_privacy(&c.data.custom_id) {
+        return privacy_click(ctx, data, c, choice).await;
+    }
     let Some(custom) = decode(&c.data.custom_id) else {
         // Not ours (or from an old version): say so rather than stay silent.
         return reply(
@@ -47,6 +51,42 @@ pub async fn handle(
             reply(ctx, c, &e.shown(), vec![]).await
         }
     }
+}
+
+/// Answers `/privacy delete`'s question in place (its buttons go): Cancel
+/// keeps everything; Delete forgets the clicker.
+async fn privacy_click(
+    ctx: &serenity::Context,
+    data: &Data,
+    c: &ComponentInteraction,
+    choice: PrivacyChoice,
+) -> Result<(), BotError> {
+    let text = match choice {
+        PrivacyChoice::Cancel => crate::ui::privacy::CANCELLED.to_string(),
+        PrivacyChoice::Delete => {
+            let user = c.user.id.to_string();
+            // Every name the person is known by here, so texts lose them all.
+            let mut names = vec![
+                c.user.name.clone(),
+                display_name(&c.user, c.member.as_ref()),
+            ];
+            names.extend(c.user.global_name.clone());
+            names.extend(c.member.as_ref().and_then(|m| m.nick.clone()));
+            let result = data.host(move |h| h.forget_user(&user, &names)).await;
+            data.wake.all();
+            match result {
+                Ok(f) => crate::ui::privacy::deleted_text(&f),
+                Err(e) => {
+                    tracing::error!(error = %e, "forgetting a user failed");
+                    e.shown()
+                }
+            }
+        }
+    };
+    let msg = messages::response(messages::clip(&text, messages::MAX_CONTENT)).components(vec![]);
+    c.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(msg))
+        .await?;
+    Ok(())
 }
 
 async fn reply(

@@ -86,6 +86,40 @@ pub fn decode(id: &str) -> Option<Custom> {
     Some(Custom { game, turn, verb })
 }
 
+/// The custom id prefix of `/privacy delete`'s buttons (they concern the
+/// person who clicks, no game).
+const PRIVACY_PREFIX: &str = "gh-privacy:";
+
+/// A click on `/privacy delete`'s question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrivacyChoice {
+    /// Delete everything stored about me.
+    Delete,
+    /// Keep everything.
+    Cancel,
+}
+
+/// Decodes a `/privacy delete` button's custom id.
+pub fn decode_privacy(id: &str) -> Option<PrivacyChoice> {
+    match id.strip_prefix(PRIVACY_PREFIX)? {
+        "delete" => Some(PrivacyChoice::Delete),
+        "cancel" => Some(PrivacyChoice::Cancel),
+        _ => None,
+    }
+}
+
+/// `/privacy delete`'s buttons: Delete (red) and Cancel.
+pub fn privacy_rows() -> Vec<CreateActionRow> {
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(format!("{PRIVACY_PREFIX}delete"))
+            .label("Delete my data")
+            .style(ButtonStyle::Danger),
+        CreateButton::new(format!("{PRIVACY_PREFIX}cancel"))
+            .label("Cancel")
+            .style(ButtonStyle::Secondary),
+    ])]
+}
+
 /// The custom id of an order-desk step.
 pub fn encode_desk(game: GameId, turn: u32, step: &str) -> String {
     encode(game, turn, &Verb::Desk(step.to_string()))

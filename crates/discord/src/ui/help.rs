@@ -46,7 +46,7 @@ pub fn help_text(place: &HelpPlace) -> String {
              The game is then played in a thread of its own.\n\
              **Learn a game:** `/rules` with the game's name.\n\
              **More:** `/game list` (games running), `/game leaderboard`, `/game profile`, \
-             `/game history`.",
+             `/game history`. `/privacy show` says what the bot stores about you.",
             kinds.join(", ")
         ),
         HelpPlace::Lobby { label, kind } => format!(
@@ -115,7 +115,8 @@ fn dm_help(games: &[String]) -> String {
         "**In this DM** you make hidden moves: Diplomacy orders (one per line, `done` when \
          finished; `/orders` lists them) and battle moves with the buttons of my prompts. \
          {yours}\n`/rules` with a game's name shows its rules. Games are created in a \
-         server channel with `/game new`."
+         server channel with `/game new`. `/privacy show` says what the bot stores about \
+         you; `/privacy delete` deletes it."
     )
 }
 

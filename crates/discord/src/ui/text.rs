@@ -25,8 +25,9 @@ pub fn describe_view(v: &GameView) -> String {
     let mut s = format!("**{} #{}** ({progress})\n", v.kind, v.game_id);
     for seat in &v.seats {
         let who = match &seat.occupant {
-            Occupant::User(u) => format!("<@{u}>"),
-            Occupant::Ai(_) => seat.name.clone(),
+            // A forgotten person has no Discord id left to mention.
+            Occupant::User(u) if !host::is_forgotten(u) => format!("<@{u}>"),
+            Occupant::User(_) | Occupant::Ai(_) => seat.name.clone(),
         };
         let state = if seat.acted {
             " ✓ moved"
