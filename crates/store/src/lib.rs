@@ -29,6 +29,7 @@ mod press;
 mod ratings;
 mod redact;
 mod rows;
+mod server_settings;
 
 pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
@@ -39,6 +40,7 @@ pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
 pub use redact::{is_keyword_connection_string, redact_url};
+pub use server_settings::{KindDefaultsRow, ScheduleRow, ServerSettingsRow};
 pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
@@ -67,6 +69,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0010_posted_messages.sql"),
     include_str!("../../../migrations/0011_dm_channels.sql"),
     include_str!("../../../migrations/0012_greeted_guilds.sql"),
+    include_str!("../../../migrations/0013_server_settings.sql"),
 ];
 
 /// Everything that can go wrong in the store.
