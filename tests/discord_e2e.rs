@@ -24,7 +24,7 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
         .iter()
         .map(|c| c["name"].as_str().unwrap())
         .collect();
-    for n in ["game", "move", "orders"] {
+    for n in ["game", "move", "orders", "settings"] {
         assert!(names.contains(&n), "{names:?}");
     }
     let game = cmds

@@ -7,6 +7,7 @@ mod moves;
 mod orders;
 mod press;
 mod rules;
+mod settings;
 mod shared;
 
 use crate::BotError;
@@ -20,5 +21,6 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         orders::orders(),
         press::press(),
         rules::rules(),
+        settings::settings(),
     ]
 }

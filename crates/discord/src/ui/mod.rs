@@ -7,4 +7,5 @@ pub mod help;
 pub mod messages;
 pub mod press;
 pub mod replay;
+pub mod settings;
 pub mod text;
