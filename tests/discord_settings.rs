@@ -27,12 +27,23 @@ async fn games_are_created_only_in_the_listed_channel() {
         opt("action", 4, json!(0)),
         opt("channel", CHANNEL, json!(GAMES.to_string()))
     ]);
-    let reply = command(&h.fake, CAROL, ELSEWHERE, &["settings", "channels"], add.clone()).await;
+    let reply = command(
+        &h.fake,
+        CAROL,
+        ELSEWHERE,
+        &["settings", "channels"],
+        add.clone(),
+    )
+    .await;
     assert!(
-        reply.contains("Only members with Manage Server (or Administrator) or the server's game-master role"),
+        reply.contains(
+            "Only members with Manage Server (or Administrator) or the server's game-master role"
+        ),
         "{reply}"
     );
-    let t = h.fake.slash_as(MOD, ELSEWHERE, &["settings", "channels"], add, true, true);
+    let t = h
+        .fake
+        .slash_as(MOD, ELSEWHERE, &["settings", "channels"], add, true, true);
     let reply = h.fake.reply_text(&t).await;
     assert!(
         reply.contains(&format!("Games may be created in <#{GAMES}> now."))
@@ -63,13 +74,23 @@ async fn a_game_master_by_role_pauses_extends_and_aborts_a_game_of_others() {
     let h = Harness::start().await;
     let role = json!([opt("role", ROLE_OPTION, json!(ROLE.to_string()))]);
     // Only Manage Server chooses the role.
-    let reply = command(&h.fake, CAROL, GAMES, &["settings", "game-master"], role.clone()).await;
+    let reply = command(
+        &h.fake,
+        CAROL,
+        GAMES,
+        &["settings", "game-master"],
+        role.clone(),
+    )
+    .await;
     assert!(reply.contains("Only members with Manage Server"), "{reply}");
     let t = h
         .fake
         .slash_as(MOD, GAMES, &["settings", "game-master"], role, true, true);
     let reply = h.fake.reply_text(&t).await;
-    assert!(reply.contains(&format!("Members with <@&{ROLE}> are game masters")), "{reply}");
+    assert!(
+        reply.contains(&format!("Members with <@&{ROLE}> are game masters")),
+        "{reply}"
+    );
     h.fake.give_roles(CAROL, &[ROLE]);
 
     lobby_with_bob(&h, GAMES, "rps", vec![opt("deadline", 3, json!("1h"))]).await;
@@ -84,7 +105,10 @@ async fn a_game_master_by_role_pauses_extends_and_aborts_a_game_of_others() {
     );
     let by = json!([opt("by", 3, json!("2h"))]);
     let reply = command(&h.fake, BOB, GAMES, &["game", "extend"], by.clone()).await;
-    assert!(reply.contains("Only a game master of this server"), "{reply}");
+    assert!(
+        reply.contains("Only a game master of this server"),
+        "{reply}"
+    );
 
     // The game master pauses at once, resumes, and moves the deadline.
     let reply = command(&h.fake, CAROL, GAMES, &["game", "pause"], json!([])).await;
@@ -130,12 +154,19 @@ async fn a_diplomacy_phase_ends_at_the_servers_daily_time() {
         opt("time", 3, json!("20:00")),
         opt("zone", 3, json!("Europe/Berlin"))
     ]);
-    let t = h
-        .fake
-        .slash_as(MOD, GAMES, &["settings", "daily-deadline"], good, true, true);
+    let t = h.fake.slash_as(
+        MOD,
+        GAMES,
+        &["settings", "daily-deadline"],
+        good,
+        true,
+        true,
+    );
     let reply = h.fake.reply_text(&t).await;
     assert!(
-        reply.contains("every phase of a new Diplomacy game ends at 20:00 Europe/Berlin, at least 12 h"),
+        reply.contains(
+            "every phase of a new Diplomacy game ends at 20:00 Europe/Berlin, at least 12 h"
+        ),
         "{reply}"
     );
 
@@ -163,6 +194,9 @@ async fn a_diplomacy_phase_ends_at_the_servers_daily_time() {
     let reply = h.fake.reply_text(&t).await;
     assert!(reply.contains("Daily deadline:** off"), "{reply}");
     let status = command(&h.fake, ALICE, GAMES, &["game", "status"], json!([])).await;
-    assert!(status.contains(&format!("Deadline: <t:{expected}:R>")), "{status}");
+    assert!(
+        status.contains(&format!("Deadline: <t:{expected}:R>")),
+        "{status}"
+    );
     h.finish().await;
 }

@@ -16,7 +16,12 @@ use std::sync::Arc;
 const BEFORE_DST_MS: i64 = 1_774_684_800_000;
 
 fn host(db: &Path, clock: Arc<ManualClock>) -> Host {
-    host_builder::host_on(db, Registry::standard(), clock, host_builder::settings(20, 20))
+    host_builder::host_on(
+        db,
+        Registry::standard(),
+        clock,
+        host_builder::settings(20, 20),
+    )
 }
 
 fn request(kind: &str, channel: &str, turn_seconds: Option<u64>) -> NewGame {
@@ -47,9 +52,11 @@ fn settings_are_kept_across_a_restart() {
     assert!(!h.add_game_channel("guild", "c1").unwrap());
     assert!(h.remove_game_channel("guild", "c2").unwrap());
     assert!(!h.remove_game_channel("guild", "c2").unwrap());
-    h.set_default_deadline("guild", "battle", Some(600)).unwrap();
+    h.set_default_deadline("guild", "battle", Some(600))
+        .unwrap();
     assert_eq!(
-        h.set_default_ai_level("guild", "battle", Some("greedy")).unwrap(),
+        h.set_default_ai_level("guild", "battle", Some("greedy"))
+            .unwrap(),
         Some("greedy".to_string())
     );
     let daily = DailyDeadline::parse("20:00", "Europe/Berlin").unwrap();
@@ -73,7 +80,9 @@ fn settings_are_kept_across_a_restart() {
     assert_eq!(h.server_settings("other").unwrap(), Default::default());
 
     // Bad values are refused with what would do.
-    let e = h.set_default_deadline("guild", "diplomacy", Some(60)).unwrap_err();
+    let e = h
+        .set_default_deadline("guild", "diplomacy", Some(60))
+        .unwrap_err();
     assert!(e.to_string().contains("diplomacy"), "{e}");
     let e = h
         .set_default_ai_level("guild", "battle", Some("grandmaster"))
@@ -91,7 +100,10 @@ fn settings_are_kept_across_a_restart() {
 #[test]
 fn games_are_created_only_in_listed_channels_with_the_servers_defaults() {
     let dir = tempfile::tempdir().unwrap();
-    let h = host(&dir.path().join("c.db"), Arc::new(ManualClock::at(BEFORE_DST_MS)));
+    let h = host(
+        &dir.path().join("c.db"),
+        Arc::new(ManualClock::at(BEFORE_DST_MS)),
+    );
     // No list: every channel.
     h.create_game_in_server(request("battle", "anywhere", Some(300)), true)
         .unwrap();
@@ -114,8 +126,10 @@ fn games_are_created_only_in_listed_channels_with_the_servers_defaults() {
 
     // The server's default deadline replaces the operator's unless the
     // creator chose one; its default AI level seats an AI named by none.
-    h.set_default_deadline("guild", "battle", Some(900)).unwrap();
-    h.set_default_ai_level("guild", "battle", Some("greedy")).unwrap();
+    h.set_default_deadline("guild", "battle", Some(900))
+        .unwrap();
+    h.set_default_ai_level("guild", "battle", Some("greedy"))
+        .unwrap();
     let id = h
         .create_game_in_server(request("battle", "c1", Some(300)), false)
         .unwrap();

@@ -64,7 +64,11 @@ impl DailyDeadline {
 
     /// The time of day as `HH:MM`.
     pub fn time_text(&self) -> String {
-        format!("{:02}:{:02}", self.minute_of_day / 60, self.minute_of_day % 60)
+        format!(
+            "{:02}:{:02}",
+            self.minute_of_day / 60,
+            self.minute_of_day % 60
+        )
     }
 
     /// "20:00 Europe/Berlin".
@@ -156,15 +160,30 @@ mod tests {
     fn a_phase_gets_at_least_twelve_hours_and_ends_at_the_local_time() {
         let d = berlin_20();
         // 07:00 Berlin (winter, UTC+1): 20:00 the same day is 13 h away.
-        assert_eq!(d.deadline_after(utc(2026, 1, 10, 6, 0)), utc(2026, 1, 10, 19, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 1, 10, 6, 0)),
+            utc(2026, 1, 10, 19, 0)
+        );
         // 08:01 Berlin: 20:00 is 11 h 59 min away, too close: the next day.
-        assert_eq!(d.deadline_after(utc(2026, 1, 10, 7, 1)), utc(2026, 1, 11, 19, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 1, 10, 7, 1)),
+            utc(2026, 1, 11, 19, 0)
+        );
         // Exactly 12 h before is enough.
-        assert_eq!(d.deadline_after(utc(2026, 1, 10, 7, 0)), utc(2026, 1, 10, 19, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 1, 10, 7, 0)),
+            utc(2026, 1, 10, 19, 0)
+        );
         // Opening a minute before 20:00 runs to 20:00 the next day.
-        assert_eq!(d.deadline_after(utc(2026, 1, 10, 18, 59)), utc(2026, 1, 11, 19, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 1, 10, 18, 59)),
+            utc(2026, 1, 11, 19, 0)
+        );
         // Summer (UTC+2): the same local 20:00 is 18:00 UTC.
-        assert_eq!(d.deadline_after(utc(2026, 7, 10, 5, 0)), utc(2026, 7, 10, 18, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 7, 10, 5, 0)),
+            utc(2026, 7, 10, 18, 0)
+        );
     }
 
     #[test]
@@ -178,21 +197,36 @@ mod tests {
         assert_eq!(due, utc(2026, 3, 29, 18, 0));
         assert_eq!(due - opens, (23 * 60 + 30) * 60_000);
         // Clocks go back on 25 October 2026: 20:00 CET is 19:00 UTC.
-        assert_eq!(d.deadline_after(utc(2026, 10, 24, 18, 30)), utc(2026, 10, 25, 19, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 10, 24, 18, 30)),
+            utc(2026, 10, 25, 19, 0)
+        );
         // New York's change (8 March 2026) is another day than Berlin's.
         let ny = DailyDeadline::parse("20:00", "America/New_York").unwrap();
         // 20:00 EST the day before is 01:00 UTC; 20:00 EDT after it, 00:00 UTC.
-        assert_eq!(ny.deadline_after(utc(2026, 3, 7, 12, 0)), utc(2026, 3, 8, 1, 0));
-        assert_eq!(ny.deadline_after(utc(2026, 3, 8, 12, 0)), utc(2026, 3, 9, 0, 0));
+        assert_eq!(
+            ny.deadline_after(utc(2026, 3, 7, 12, 0)),
+            utc(2026, 3, 8, 1, 0)
+        );
+        assert_eq!(
+            ny.deadline_after(utc(2026, 3, 8, 12, 0)),
+            utc(2026, 3, 9, 0, 0)
+        );
     }
 
     #[test]
     fn a_skipped_time_is_the_end_of_the_gap_and_a_repeated_one_the_first() {
         let d = DailyDeadline::parse("02:30", "Europe/Berlin").unwrap();
         // 02:30 does not exist on 29 March 2026: 03:00 CEST = 01:00 UTC.
-        assert_eq!(d.deadline_after(utc(2026, 3, 28, 12, 0)), utc(2026, 3, 29, 1, 0));
+        assert_eq!(
+            d.deadline_after(utc(2026, 3, 28, 12, 0)),
+            utc(2026, 3, 29, 1, 0)
+        );
         // 02:30 happens twice on 25 October 2026: the first is CEST, 00:30 UTC.
-        assert_eq!(d.deadline_after(utc(2026, 10, 24, 12, 0)), utc(2026, 10, 25, 0, 30));
+        assert_eq!(
+            d.deadline_after(utc(2026, 10, 24, 12, 0)),
+            utc(2026, 10, 25, 0, 30)
+        );
     }
 
     #[test]
@@ -207,6 +241,9 @@ mod tests {
             assert!(e.contains("HH:MM on the 24-hour clock"), "{bad}: {e}");
         }
         let d = DailyDeadline::parse(" 7:05 ", "Asia/Tokyo").unwrap();
-        assert_eq!((d.minute_of_day(), d.describe().as_str()), (425, "07:05 Asia/Tokyo"));
+        assert_eq!(
+            (d.minute_of_day(), d.describe().as_str()),
+            (425, "07:05 Asia/Tokyo")
+        );
     }
 }

@@ -72,11 +72,7 @@ impl Host {
     }
 
     /// Takes a channel off the list; false if it was not on it.
-    pub fn remove_game_channel(
-        &self,
-        guild_id: &str,
-        channel_id: &str,
-    ) -> Result<bool, HostError> {
+    pub fn remove_game_channel(&self, guild_id: &str, channel_id: &str) -> Result<bool, HostError> {
         Ok(self
             .store
             .write(|tx| tx.remove_game_channel(guild_id, channel_id))?)
@@ -238,7 +234,12 @@ impl Host {
             }
         }
         let entry = self.registry.get(kind)?;
-        Ok(entry.ai_levels.first().copied().unwrap_or("default").to_string())
+        Ok(entry
+            .ai_levels
+            .first()
+            .copied()
+            .unwrap_or("default")
+            .to_string())
     }
 
     /// A game's fixed daily deadline, if it was created with one.

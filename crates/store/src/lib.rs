@@ -40,11 +40,11 @@ pub use ratings::{
     GameResultRow, GameRulesRow, PlayerResultRow, RatingRow, ReliabilityCounts, ResultCount,
 };
 pub use redact::{is_keyword_connection_string, redact_url};
-pub use server_settings::{KindDefaultsRow, ScheduleRow, ServerSettingsRow};
 pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
 };
+pub use server_settings::{KindDefaultsRow, ScheduleRow, ServerSettingsRow};
 
 use db::{Conn, Row, args};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};

@@ -44,10 +44,7 @@ pub async fn settings(_ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command, guild_only)]
 pub async fn show(ctx: Context<'_>) -> Result<(), BotError> {
     let guild = guild_of(&ctx)?;
-    let settings = ctx
-        .data()
-        .host(move |h| h.server_settings(&guild))
-        .await?;
+    let settings = ctx.data().host(move |h| h.server_settings(&guild)).await?;
     say(ctx, settings_text(&settings)).await
 }
 
@@ -82,10 +79,7 @@ pub async fn channels(
         })
         .await?;
     let guild = guild_of(&ctx)?;
-    let settings = ctx
-        .data()
-        .host(move |h| h.server_settings(&guild))
-        .await?;
+    let settings = ctx.data().host(move |h| h.server_settings(&guild)).await?;
     let now = crate::ui::settings::channels_line(&settings.game_channels);
     say(ctx, format!("{text}\n{now}")).await
 }

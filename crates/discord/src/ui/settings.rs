@@ -16,11 +16,12 @@ pub struct DefaultsChange {
 /// `/settings show`.
 pub fn settings_text(s: &ServerSettings) -> String {
     let masters = match &s.game_master_role {
-        Some(r) => format!(
-            "**Game masters:** members with <@&{r}>, and members with Manage Server."
-        ),
-        None => "**Game masters:** members with Manage Server (no game-master role is set)."
-            .to_string(),
+        Some(r) => {
+            format!("**Game masters:** members with <@&{r}>, and members with Manage Server.")
+        }
+        None => {
+            "**Game masters:** members with Manage Server (no game-master role is set).".to_string()
+        }
     };
     let defaults: Vec<String> = s
         .kind_defaults
@@ -76,9 +77,7 @@ fn daily_line(daily: Option<&DailyDeadline>) -> String {
 /// The answer to `/settings daily-deadline`.
 pub fn daily_changed(daily: Option<&DailyDeadline>) -> String {
     let now = daily_line(daily);
-    format!(
-        "{now}\nGames already running keep the deadline they were created with."
-    )
+    format!("{now}\nGames already running keep the deadline they were created with.")
 }
 
 /// The answer to `/settings defaults`.
