@@ -7,7 +7,7 @@
 
 use super::durations::{duration_words, time_left_words};
 use super::turns::running_game;
-use super::{AnnouncementKind, GameId, GameStatus, Host, HostError, game_label, require_game};
+use super::{AnnouncementKind, GameId, Host, HostError, game_label};
 use store::DeadlineRow;
 
 /// The longest a game master may move a deadline at once (30 days).
@@ -21,24 +21,11 @@ impl Host {
 
     /// A game master ends a game in the lobby or running without a result.
     pub fn abort_as_game_master(&self, game_id: GameId, master: &str) -> Result<(), HostError> {
-        let now = self.now();
-        self.store.write(|tx| {
-            let row = require_game(tx, game_id)?;
-            if !matches!(row.status, GameStatus::Lobby | GameStatus::Running) {
-                return Err(HostError::user(format!(
-                    "{} is already {}.",
-                    game_label(&row),
-                    row.status.as_str()
-                )));
-            }
-            tx.finish_game(game_id, GameStatus::Aborted, None, now)?;
-            self.announce_to_channel(
-                tx,
-                &row,
-                AnnouncementKind::Aborted,
-                format!("The game master {master} aborted {}.", game_label(&row)),
-            )?;
-            Ok(())
+        self.end_aborted(game_id, |row| {
+            Ok(format!(
+                "The game master {master} aborted {}.",
+                game_label(row)
+            ))
         })
     }
 

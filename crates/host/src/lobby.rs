@@ -337,6 +337,24 @@ impl Host {
         by_user: &str,
         is_moderator: bool,
     ) -> Result<(), HostError> {
+        self.end_aborted(game_id, |row| {
+            if !is_moderator && row.creator_id != by_user {
+                return Err(HostError::user(format!(
+                    "Only the creator of {} or a game master of the server can abort it.",
+                    game_label(row)
+                )));
+            }
+            Ok(format!("{} was aborted.", game_label(row)))
+        })
+    }
+
+    /// Ends a game in the lobby or running as aborted, once `announcement`
+    /// (which may refuse) gives the channel's line.
+    pub(super) fn end_aborted(
+        &self,
+        game_id: GameId,
+        announcement: impl Fn(&GameRow) -> Result<String, HostError>,
+    ) -> Result<(), HostError> {
         let now = self.now();
         self.store.write(|tx| {
             let row = require_game(tx, game_id)?;
@@ -347,19 +365,9 @@ impl Host {
                     row.status.as_str()
                 )));
             }
-            if !is_moderator && row.creator_id != by_user {
-                return Err(HostError::user(format!(
-                    "Only the creator of {} or a game master of the server can abort it.",
-                    game_label(&row)
-                )));
-            }
+            let text = announcement(&row)?;
             tx.finish_game(game_id, GameStatus::Aborted, None, now)?;
-            self.announce_to_channel(
-                tx,
-                &row,
-                AnnouncementKind::Aborted,
-                format!("{} was aborted.", game_label(&row)),
-            )?;
+            self.announce_to_channel(tx, &row, AnnouncementKind::Aborted, text)?;
             Ok(())
         })
     }
