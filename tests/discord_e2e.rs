@@ -24,7 +24,7 @@ async fn start_up_registers_commands_once_with_minimal_intents() {
         .iter()
         .map(|c| c["name"].as_str().unwrap())
         .collect();
-    for n in ["game", "move", "orders"] {
+    for n in ["game", "move", "orders", "settings"] {
         assert!(names.contains(&n), "{names:?}");
     }
     let game = cmds
@@ -455,7 +455,7 @@ async fn only_the_creator_or_a_moderator_aborts_and_old_buttons_say_so() {
         .fake
         .slash_as(MOD, ch, &["game", "abort"], json!([]), true, true);
     assert!(h.fake.reply_text(&t).await.contains("aborted"));
-    channel_msg(&h.fake, ch, "was aborted").await;
+    channel_msg(&h.fake, ch, "The game master Mod aborted rps #1.").await;
     assert!(
         press_reply(&h.fake, BOB, &pb, "rock")
             .await

@@ -44,6 +44,7 @@ async fn help_answers_by_where_it_is_asked_and_only_to_the_asker() {
     let f = &h.fake;
     let text = private_text(&ask(f, BOB, CH, &["help"], json!([]), true).await);
     assert!(text.contains("`/game new`"), "{text}");
+    assert!(text.contains("`/settings show`"), "{text}");
     assert!(
         text.contains("battle") && text.contains("diplomacy"),
         "{text}"

@@ -17,7 +17,7 @@ pub(super) fn duration_words(ms: i64) -> String {
 /// reminder with 15 s left does not promise a minute), else rounded up to
 /// the minute: "45 min", "2 h 05 min", "3 days 4 h" (never "0 min" while
 /// time is left).
-pub(super) fn time_left_words(ms: i64) -> String {
+pub fn time_left_words(ms: i64) -> String {
     if ms < 60_000 {
         return format!("{} s", (ms.max(0) + 999) / 1000);
     }

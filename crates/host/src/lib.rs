@@ -11,9 +11,11 @@ pub mod limits;
 
 mod announce;
 mod clock;
+mod daily_deadline;
 mod durations;
 mod error;
 mod extend;
+mod game_master;
 mod history;
 mod instances;
 mod ladder;
@@ -29,6 +31,7 @@ mod registry;
 mod replay;
 mod rules;
 mod scoring;
+mod server_settings;
 mod skill;
 mod takeover;
 mod turns;
@@ -36,7 +39,10 @@ mod view;
 
 pub use announce::{Announcement, AnnouncementKind, board_without_repeats, is_generic_label};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
+pub use daily_deadline::{DAILY_MIN_SPAN_MS, DailyDeadline};
+pub use durations::time_left_words;
 pub use error::HostError;
+pub use game_master::GAME_MASTER_MAX_EXTENSION_MS;
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
 pub use instances::{CLAIM_LEASE_MS, CLAIM_RENEW_EVERY_MS, HEARTBEAT_EVERY_MS, new_instance_id};
 pub use ladder::{
@@ -56,6 +62,7 @@ pub use ratings::{
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
 pub use scoring::{Scoring, SeatOutcome};
+pub use server_settings::{DAILY_DEADLINE_KINDS, KindDefaults, ServerSettings};
 pub use skill::{
     START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION, update_duel,
     update_multi,

@@ -1,6 +1,7 @@
 //! The lobby: creating a game, taking and leaving seats, AI seats, starting
 //! and aborting.
 
+use super::daily_deadline::DailyDeadline;
 use super::registry::KindEntry;
 use super::{
     Announcement, AnnouncementKind, GameId, Host, HostError, NewGame, game_label, require_game,
@@ -13,6 +14,17 @@ impl Host {
     /// Creates a game in a channel (one active game per channel) and, if
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
+        self.create_game_with(req, None)
+    }
+
+    /// [`Host::create_game`] with the fixed daily deadline the game keeps
+    /// (see [`Host::create_game_in_server`]); refused in a channel its
+    /// server does not list for games.
+    pub(super) fn create_game_with(
+        &self,
+        req: NewGame,
+        daily: Option<DailyDeadline>,
+    ) -> Result<GameId, HostError> {
         let mut req = req;
         // The host's own option keys (pauses, absences) never reach the engine.
         let leave_rules = super::leave_rules::take_leave_rules(&mut req.options.clone())
@@ -24,6 +36,7 @@ impl Host {
         super::limits::check_turn_seconds(entry, req.turn_seconds).map_err(HostError::user)?;
         let now = self.now();
         let created = self.store.write(|tx| {
+            self.check_game_channel(tx, &req)?;
             if let Some(g) = tx.active_game_in_channel(&req.channel_id)? {
                 return Err(channel_has_game(&g));
             }
@@ -41,6 +54,7 @@ impl Host {
                 now,
             )?;
             self.store_leave_rules(tx, id, leave_rules)?;
+            self.store_daily_deadline(tx, id, daily)?;
             if req.creator_plays {
                 tx.insert_seat(
                     id,
@@ -178,7 +192,8 @@ impl Host {
         })
     }
 
-    /// Puts an AI at a level the engine offers (default: its first) in a
+    /// Puts an AI at a level the engine offers (default: its server's
+    /// default for the kind, else the engine's first) in a
     /// seat: in the lobby the given seat or the first free one; in a running
     /// game the given open seat or the first open one (a takeover, see
     /// [`Host::takeover`]). Only the game's creator may.
@@ -197,12 +212,7 @@ impl Host {
             require_creator(&row, by_user, "add an AI")?;
             let entry = self.registry.get(&row.kind)?;
             let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
-                None => entry
-                    .ai_levels
-                    .first()
-                    .copied()
-                    .unwrap_or("default")
-                    .to_string(),
+                None => self.default_ai_level(tx, row.guild_id.as_deref(), entry.name)?,
                 Some(l) => check_level(entry, &self.level_by_rating(&row.kind, l)?)?,
             };
             let seats = tx.seats(game_id)?;
@@ -327,6 +337,24 @@ impl Host {
         by_user: &str,
         is_moderator: bool,
     ) -> Result<(), HostError> {
+        self.end_aborted(game_id, |row| {
+            if !is_moderator && row.creator_id != by_user {
+                return Err(HostError::user(format!(
+                    "Only the creator of {} or a game master of the server can abort it.",
+                    game_label(row)
+                )));
+            }
+            Ok(format!("{} was aborted.", game_label(row)))
+        })
+    }
+
+    /// Ends a game in the lobby or running as aborted, once `announcement`
+    /// (which may refuse) gives the channel's line.
+    pub(super) fn end_aborted(
+        &self,
+        game_id: GameId,
+        announcement: impl Fn(&GameRow) -> Result<String, HostError>,
+    ) -> Result<(), HostError> {
         let now = self.now();
         self.store.write(|tx| {
             let row = require_game(tx, game_id)?;
@@ -337,16 +365,9 @@ impl Host {
                     row.status.as_str()
                 )));
             }
-            if !is_moderator {
-                require_creator(&row, by_user, "abort it")?;
-            }
+            let text = announcement(&row)?;
             tx.finish_game(game_id, GameStatus::Aborted, None, now)?;
-            self.announce_to_channel(
-                tx,
-                &row,
-                AnnouncementKind::Aborted,
-                format!("{} was aborted.", game_label(&row)),
-            )?;
+            self.announce_to_channel(tx, &row, AnnouncementKind::Aborted, text)?;
             Ok(())
         })
     }

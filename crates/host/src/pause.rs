@@ -135,29 +135,7 @@ impl Host {
                 )?;
                 return Ok(PauseOutcome::Waiting(waiting));
             }
-            let deadline = tx.deadline(game_id)?.filter(|d| d.turn == row.turn);
-            tx.clear_pause(game_id)?;
-            tx.set_pause(
-                game_id,
-                &PauseRow {
-                    since: now,
-                    due_left_ms: deadline.as_ref().map(|d| (d.due_at - now).max(0)),
-                    remind_left_ms: deadline
-                        .as_ref()
-                        .and_then(|d| d.remind_at)
-                        .map(|r| (r - now).max(0)),
-                    extensions_used: deadline.as_ref().map_or(0, |d| d.extensions_used),
-                    idle_deadlines: deadline.as_ref().map_or(0, |d| d.idle_deadlines),
-                },
-            )?;
-            tx.clear_deadline(game_id)?;
-            let left = match &deadline {
-                Some(d) => format!(
-                    " The deadline is frozen with {} left.",
-                    time_left_words((d.due_at - now).max(0))
-                ),
-                None => String::new(),
-            };
+            let left = self.freeze_deadline(tx, &row, now)?;
             let who = if by_creator {
                 "its creator"
             } else {
@@ -206,28 +184,7 @@ impl Host {
                     )));
                 }
             };
-            tx.clear_pause(game_id)?;
-            let due_at = pause.due_left_ms.map(|left| now.saturating_add(left));
-            if let Some(due_at) = due_at {
-                tx.set_deadline(
-                    game_id,
-                    &DeadlineRow {
-                        game_id,
-                        turn: row.turn,
-                        due_at,
-                        remind_at: pause.remind_left_ms.map(|r| now.saturating_add(r)),
-                        extensions_used: pause.extensions_used,
-                        idle_deadlines: pause.idle_deadlines,
-                    },
-                )?;
-            }
-            let left = match pause.due_left_ms {
-                Some(ms) => format!(
-                    " The deadline is {} away, as when paused.",
-                    time_left_words(ms)
-                ),
-                None => String::new(),
-            };
+            let (due_at, left) = self.thaw_deadline(tx, &row, &pause, now)?;
             self.announce_to_channel(
                 tx,
                 &row,
@@ -236,6 +193,78 @@ impl Host {
             )?;
             Ok(ResumeOutcome::Resumed(due_at))
         })
+    }
+
+    /// Pauses a running game now: stores its frozen deadline and clears
+    /// the running one. Returns " The deadline is frozen with ... left."
+    /// (empty without a deadline) for the announcement.
+    pub(super) fn freeze_deadline(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        now: i64,
+    ) -> Result<String, HostError> {
+        let game_id = row.id;
+        let deadline = tx.deadline(game_id)?.filter(|d| d.turn == row.turn);
+        tx.clear_pause(game_id)?;
+        tx.set_pause(
+            game_id,
+            &PauseRow {
+                since: now,
+                due_left_ms: deadline.as_ref().map(|d| (d.due_at - now).max(0)),
+                remind_left_ms: deadline
+                    .as_ref()
+                    .and_then(|d| d.remind_at)
+                    .map(|r| (r - now).max(0)),
+                extensions_used: deadline.as_ref().map_or(0, |d| d.extensions_used),
+                idle_deadlines: deadline.as_ref().map_or(0, |d| d.idle_deadlines),
+            },
+        )?;
+        tx.clear_deadline(game_id)?;
+        let left = match &deadline {
+            Some(d) => format!(
+                " The deadline is frozen with {} left.",
+                time_left_words((d.due_at - now).max(0))
+            ),
+            None => String::new(),
+        };
+        Ok(left)
+    }
+
+    /// Ends a game's pause now: its deadline runs again with the time that
+    /// was left. Returns the deadline (ms) and " The deadline is ... away,
+    /// as when paused." (empty without one) for the announcement.
+    pub(super) fn thaw_deadline(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        pause: &PauseRow,
+        now: i64,
+    ) -> Result<(Option<i64>, String), HostError> {
+        let game_id = row.id;
+        tx.clear_pause(game_id)?;
+        let due_at = pause.due_left_ms.map(|left| now.saturating_add(left));
+        if let Some(due_at) = due_at {
+            tx.set_deadline(
+                game_id,
+                &DeadlineRow {
+                    game_id,
+                    turn: row.turn,
+                    due_at,
+                    remind_at: pause.remind_left_ms.map(|r| now.saturating_add(r)),
+                    extensions_used: pause.extensions_used,
+                    idle_deadlines: pause.idle_deadlines,
+                },
+            )?;
+        }
+        let left = match pause.due_left_ms {
+            Some(ms) => format!(
+                " The deadline is {} away, as when paused.",
+                time_left_words(ms)
+            ),
+            None => String::new(),
+        };
+        Ok((due_at, left))
     }
 
     /// Declares the user away from a game for `days` days from now (0: back
@@ -489,10 +518,19 @@ pub(super) fn leave_status(
 
 /// "Bob", "Bob and Carol", "Alice, Bob and Carol".
 pub fn names_and(names: &[String]) -> String {
+    names_joined(names, "and")
+}
+
+/// "Alice, Bob or Carol": alternatives as a sentence lists them.
+pub(super) fn names_or(names: &[String]) -> String {
+    names_joined(names, "or")
+}
+
+fn names_joined(names: &[String], word: &str) -> String {
     match names {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
     }
 }
 

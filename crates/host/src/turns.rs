@@ -579,12 +579,16 @@ impl Host {
     ) -> Result<(), HostError> {
         let now = self.now();
         let configured = row.turn_seconds.filter(|s| *s > 0).map(|s| s as u64);
-        if let Some(secs) = engine
-            .turn_seconds(configured)
-            .filter(|s| *s > 0)
-            .map(|s| s.min(i64::MAX as u64 / 1000) as i64)
-        {
-            let span = secs * 1000;
+        // A game with a fixed daily deadline ends each phase at that time
+        // of day; others a turn span after the turn opens.
+        let span = match self.daily_deadline_of(tx, row.id)? {
+            Some(daily) => Some(daily.deadline_after(now) - now),
+            None => engine
+                .turn_seconds(configured)
+                .filter(|s| *s > 0)
+                .map(|s| s.min(i64::MAX as u64 / 1000) as i64 * 1000),
+        };
+        if let Some(span) = span {
             let pct = i64::from(self.settings.reminder_percent);
             let remind_at = (pct > 0 && pct < 100).then(|| now + span - span * pct / 100);
             tx.set_deadline(
@@ -930,7 +934,9 @@ impl Host {
                 .collect();
             let (complete, missing) = split_complete(&row, engine.as_ref(), &pending, not_final)?;
             let (away_mode, away) = self.away_seats(tx, &row, &missing)?;
+            let ai_level = self.default_ai_level(tx, row.guild_id.as_deref(), &row.kind)?;
             Ok(Some(ExpiredTurn {
+                ai_level,
                 row,
                 engine,
                 pending,
@@ -956,6 +962,7 @@ impl Host {
             engine,
             pending,
             complete,
+            ai_level,
             ..
         } = expired;
         let mut stand_ins: BTreeMap<Seat, Value> = BTreeMap::new();
@@ -975,12 +982,11 @@ impl Host {
                 // orders) keeps what it sent.
                 (TimeoutPolicy::Default | TimeoutPolicy::Ai, Some((partial, _))) => partial.clone(),
                 (TimeoutPolicy::Ai, None) => {
-                    let levels = engine.ai_levels();
                     let task = AiTask {
                         game_id: row.id,
                         turn: row.turn,
                         seat,
-                        level: levels.first().copied().unwrap_or("default").to_string(),
+                        level: ai_level.clone(),
                         seed: derive_seed(row.seed, row.turn, seat),
                         engine: engine.boxed_clone(),
                     };
@@ -1231,6 +1237,8 @@ struct ExpiredTurn {
     away_mode: AwayMode,
     /// Missing seats whose player declared an absence, with when each is back.
     away: BTreeMap<Seat, i64>,
+    /// The level of an AI standing in (the server's default for the kind).
+    ai_level: String,
 }
 
 /// Who the deadline's stand-ins act for, and their actions.

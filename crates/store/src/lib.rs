@@ -30,6 +30,7 @@ mod privacy;
 mod ratings;
 mod redact;
 mod rows;
+mod server_settings;
 
 pub use claims::{INSTANCE_LIVE_MS, InstanceRow};
 pub use messages::PostedMessage;
@@ -45,6 +46,7 @@ pub use rows::{
     DeadlineRow, GameRow, GameStatus, NewGameRow, Occupant, OutboxRow, PendingRow, SeatRow, Target,
     TimeoutPolicy, TurnLogRow, TurnLogSpan,
 };
+pub use server_settings::{KindDefaultsRow, ScheduleRow, ServerSettingsRow};
 
 use db::{Conn, Row, args};
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
@@ -69,6 +71,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0010_posted_messages.sql"),
     include_str!("../../../migrations/0011_dm_channels.sql"),
     include_str!("../../../migrations/0012_greeted_guilds.sql"),
+    include_str!("../../../migrations/0013_server_settings.sql"),
 ];
 
 /// Everything that can go wrong in the store.

@@ -27,6 +27,7 @@ pub(crate) const PG_MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0010_posted_messages.sql"),
     include_str!("../../../migrations/postgres/0011_dm_channels.sql"),
     include_str!("../../../migrations/postgres/0012_greeted_guilds.sql"),
+    include_str!("../../../migrations/postgres/0013_server_settings.sql"),
 ];
 
 // Each back end has one migration per schema version.

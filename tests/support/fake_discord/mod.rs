@@ -319,6 +319,8 @@ pub struct State {
     pub muted_channels: HashSet<u64>,
     /// Display names of users.
     pub names: HashMap<u64, String>,
+    /// The server roles (ids) of users, sent in their interactions' `member`.
+    pub member_roles: HashMap<u64, Vec<u64>>,
     /// Answer command registration with an error (start-up failure).
     pub fail_commands: bool,
     /// Message creates answered with an earlier message because of their nonce.
@@ -543,6 +545,12 @@ impl FakeDiscord {
         self.shared().with(|s| s.names.insert(id, name.to_string()));
     }
 
+    /// Gives a user these server roles (ids) in their interactions from now on.
+    pub fn give_roles(&self, user: u64, roles: &[u64]) {
+        self.shared()
+            .with(|s| s.member_roles.insert(user, roles.to_vec()));
+    }
+
     /// Takes the permission to open threads from the bot (403, code 50013).
     pub fn deny_threads(&self) {
         self.shared().with(|s| s.deny_threads = true);
@@ -760,7 +768,15 @@ impl FakeDiscord {
     }
 
     fn member_json(&self, id: u64, moderator: bool) -> Value {
-        json!({"user": self.user_json(id), "roles": [], "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        let roles: Vec<String> = self
+            .state()
+            .member_roles
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .map(u64::to_string)
+            .collect();
+        json!({"user": self.user_json(id), "roles": roles, "joined_at": "2024-01-01T00:00:00.000000+00:00",
                "deaf": false, "mute": false, "flags": 0, "pending": false,
                "permissions": if moderator { "32" } else { "0" }})
     }
@@ -852,24 +868,44 @@ impl FakeDiscord {
         for sub in path[1..].iter().rev() {
             opts = json!([{"name": sub, "type": 1, "options": opts}]);
         }
-        // Discord sends the users a user option names in `resolved`.
-        let mut users = serde_json::Map::new();
-        self.user_options(&opts, &mut users);
+        // Discord sends the users, channels and roles options name in `resolved`.
+        let mut resolved = Resolved::default();
+        self.resolve_options(&opts, &mut resolved);
         v["data"] = json!({"id": "7000000000000001", "name": path[0], "type": 1, "options": opts,
-                           "resolved": {"users": users}});
+                           "resolved": {"users": resolved.users, "channels": resolved.channels,
+                                        "roles": resolved.roles}});
         self.dispatch("INTERACTION_CREATE", v);
         token
     }
 
-    /// The users named by user options (type 6) anywhere in `opts`.
-    fn user_options(&self, opts: &Value, out: &mut serde_json::Map<String, Value>) {
+    /// The users, channels and roles named by user (type 6), channel (7)
+    /// and role (8) options anywhere in `opts`.
+    fn resolve_options(&self, opts: &Value, out: &mut Resolved) {
         for o in opts.as_array().into_iter().flatten() {
-            if o["type"] == 6
-                && let Some(id) = o["value"].as_str().and_then(|v| v.parse::<u64>().ok())
-            {
-                out.insert(id.to_string(), self.user_json(id));
+            let id = o["value"].as_str().and_then(|v| v.parse::<u64>().ok());
+            match (o["type"].as_u64(), id) {
+                (Some(6), Some(id)) => {
+                    out.users.insert(id.to_string(), self.user_json(id));
+                }
+                (Some(7), Some(id)) => {
+                    out.channels.insert(
+                        id.to_string(),
+                        json!({"id": id.to_string(), "name": format!("channel-{id}"),
+                               "type": 0, "permissions": "0"}),
+                    );
+                }
+                (Some(8), Some(id)) => {
+                    out.roles.insert(
+                        id.to_string(),
+                        json!({"id": id.to_string(), "name": format!("role-{id}"), "color": 0,
+                               "hoist": false, "position": 1, "permissions": "0",
+                               "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+                               "managed": false, "mentionable": true, "flags": 0}),
+                    );
+                }
+                _ => {}
             }
-            self.user_options(&o["options"], out);
+            self.resolve_options(&o["options"], out);
         }
     }
 
@@ -958,4 +994,12 @@ impl FakeDiscord {
         })
         .await
     }
+}
+
+/// The `resolved` part of a slash command: what its options name, by id.
+#[derive(Default)]
+struct Resolved {
+    users: serde_json::Map<String, Value>,
+    channels: serde_json::Map<String, Value>,
+    roles: serde_json::Map<String, Value>,
 }

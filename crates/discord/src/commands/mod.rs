@@ -8,6 +8,7 @@ mod orders;
 mod press;
 mod privacy;
 mod rules;
+mod settings;
 mod shared;
 
 use crate::BotError;
@@ -22,5 +23,6 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         press::press(),
         privacy::privacy(),
         rules::rules(),
+        settings::settings(),
     ]
 }

@@ -72,6 +72,66 @@ pub(crate) fn is_moderator(ctx: &Context<'_>) -> bool {
     }
 }
 
+/// What a member may do to a server's settings and games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Authority {
+    /// Manage Server or Administrator: everything, the game-master role too.
+    Manager,
+    /// The server's game-master role: its settings (not that role) and
+    /// every game of the server.
+    GameMaster,
+    /// Anyone else.
+    Member,
+}
+
+/// The caller's authority in the server the command was used in (outside
+/// a server: none).
+pub(crate) async fn authority(ctx: &Context<'_>) -> Result<Authority, BotError> {
+    if is_moderator(ctx) {
+        return Ok(Authority::Manager);
+    }
+    let roles: Vec<String> = match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .member
+            .as_ref()
+            .map(|m| m.roles.iter().map(|r| r.to_string()).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let Some(guild) = ctx.guild_id().map(|g| g.to_string()) else {
+        return Ok(Authority::Member);
+    };
+    if roles.is_empty() {
+        return Ok(Authority::Member);
+    }
+    let role = ctx
+        .data()
+        .host(move |h| Ok(h.server_settings(&guild)?.game_master_role))
+        .await?;
+    Ok(match role {
+        Some(r) if roles.contains(&r) => Authority::GameMaster,
+        _ => Authority::Member,
+    })
+}
+
+/// The caller's display name when they are a game master (Manage Server,
+/// Administrator or the game-master role) of the server game `g` belongs
+/// to, asked from that server.
+pub(crate) async fn game_master_name(
+    ctx: &Context<'_>,
+    g: &GameRow,
+) -> Result<Option<String>, BotError> {
+    let here = ctx.guild_id().map(|id| id.to_string());
+    if here.is_none() || g.guild_id != here {
+        return Ok(None);
+    }
+    Ok(match authority(ctx).await? {
+        Authority::Manager | Authority::GameMaster => Some(user_of(ctx).1),
+        Authority::Member => None,
+    })
+}
+
 pub(crate) async fn say(ctx: Context<'_>, text: impl Into<String>) -> Result<(), BotError> {
     ctx.send(messages::reply(messages::clip(&text.into(), messages::MAX_CONTENT)).ephemeral(true))
         .await?;

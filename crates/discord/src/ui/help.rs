@@ -46,7 +46,9 @@ pub fn help_text(place: &HelpPlace) -> String {
              The game is then played in a thread of its own.\n\
              **Learn a game:** `/rules` with the game's name.\n\
              **More:** `/game list` (games running), `/game leaderboard`, `/game profile`, \
-             `/game history`. `/privacy show` says what the bot stores about you.",
+             `/game history`. `/privacy show` says what the bot stores about you.\n\
+             **Server admins:** `/settings` chooses the channels for games, a game-master \
+             role, default deadlines and a daily Diplomacy deadline; `/settings show` shows them.",
             kinds.join(", ")
         ),
         HelpPlace::Lobby { label, kind } => format!(

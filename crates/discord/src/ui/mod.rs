@@ -8,4 +8,5 @@ pub mod messages;
 pub mod press;
 pub mod privacy;
 pub mod replay;
+pub mod settings;
 pub mod text;

@@ -4,7 +4,7 @@ use crate::BotError;
 use crate::Context;
 use crate::commands::shared::ScoringOption;
 use crate::commands::shared::channel_game;
-use crate::commands::shared::is_moderator;
+use crate::commands::shared::game_master_name;
 use crate::commands::shared::kinds;
 use crate::commands::shared::parse_duration;
 use crate::commands::shared::rules_of;
@@ -75,6 +75,7 @@ pub async fn new(
         None => data.settings.timeout_policy,
     };
     let (user, name) = user_of(&ctx);
+    let deadline_chosen = deadline.is_some();
     let req = NewGame {
         kind: kind_name.to_string(),
         guild_id: Some(guild.to_string()),
@@ -93,7 +94,7 @@ pub async fn new(
             if let Some(rules) = &rules {
                 h.check_game_rules(&req.kind, &req.options, rules)?;
             }
-            let id = h.create_game(req)?;
+            let id = h.create_game_in_server(req, deadline_chosen)?;
             if let Some(rules) = rules {
                 h.set_game_rules(id, &creator, rules)?;
             }
@@ -171,15 +172,23 @@ pub async fn start(ctx: Context<'_>) -> Result<(), BotError> {
     say(ctx, format!("{} has started.", game_label(&g))).await
 }
 
-/// Stop this channel's game without a result (creator or Manage Server)
+/// Stop this channel's game without a result (its creator or a game master)
 #[poise::command(slash_command)]
 pub async fn abort(ctx: Context<'_>) -> Result<(), BotError> {
     let g = channel_game(&ctx).await?;
     let (user, _) = user_of(&ctx);
-    let moderator = is_moderator(&ctx);
     let id = g.id;
+    // The creator aborts their own game as a player; a game master (Manage
+    // Server or the server's role) anyone's, and the channel is told who.
+    let master = match g.creator_id == user {
+        true => None,
+        false => game_master_name(&ctx, &g).await?,
+    };
     ctx.data()
-        .host(move |h| h.abort(id, &user, moderator))
+        .host(move |h| match master {
+            Some(name) => h.abort_as_game_master(id, &name),
+            None => h.abort(id, &user, false),
+        })
         .await?;
     say(ctx, format!("{} is aborted.", game_label(&g))).await
 }

@@ -4,6 +4,8 @@
 use crate::BotError;
 use crate::Context;
 use crate::commands::shared::channel_game;
+use crate::commands::shared::game_master_name;
+use crate::commands::shared::parse_duration;
 use crate::commands::shared::played_in;
 use crate::commands::shared::say;
 use crate::commands::shared::shown_game;
@@ -78,20 +80,51 @@ pub async fn takeover(
     .await
 }
 
-/// Ask for more time before this turn's deadline (if the game allows it; Diplomacy: once per phase)
+/// More time before this turn's deadline (players: if the game allows; game masters: by any span)
 #[poise::command(slash_command)]
-pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
+pub async fn extend(
+    ctx: Context<'_>,
+    #[description = "Game masters: by how long, e.g. 12h, 2d (default: 1d)"] by: Option<String>,
+) -> Result<(), BotError> {
     let g = channel_game(&ctx).await?;
     let (user, _) = user_of(&ctx);
     let id = g.id;
+    // A game master who names a span, or who does not play in the game,
+    // moves the deadline as game master; a player asks for their own
+    // extension.
+    let master = game_master_name(&ctx, &g).await?;
+    let playing = ctx
+        .data()
+        .host({
+            let user = user.clone();
+            move |h| Ok(h.view(id, Some(&user))?.viewer_seat.is_some())
+        })
+        .await?;
+    let as_master = match (&master, &by) {
+        (Some(_), Some(_)) => true,
+        (Some(_), None) => !playing,
+        (None, Some(_)) => {
+            return Err(BotError::user(
+                "Only a game master of this server chooses by how long a deadline moves;                  players ask with `/game extend` alone (the game says by how much).",
+            ));
+        }
+        (None, None) => false,
+    };
+    let extra_ms = match by.as_deref() {
+        Some(b) => parse_duration(b)?.min(i64::MAX as u64 / 1000) as i64 * 1000,
+        None => GAME_MASTER_DEFAULT_EXTENSION_MS,
+    };
     let due = ctx
         .data()
-        .host(move |h| h.extend_deadline(id, &user))
+        .host(move |h| match (as_master, master) {
+            (true, Some(name)) => h.extend_as_game_master(id, &name, extra_ms),
+            _ => h.extend_deadline(id, &user),
+        })
         .await?;
     say(
         ctx,
         format!(
-            "The deadline of {} is now <t:{}:R>; the channel is told you asked.",
+            "The deadline of {} is now <t:{}:R>; the channel is told who moved it.",
             game_label(&g),
             due / 1000
         ),
@@ -99,7 +132,10 @@ pub async fn extend(ctx: Context<'_>) -> Result<(), BotError> {
     .await
 }
 
-/// Ask to pause a game: it pauses when every player still in it has asked
+/// How far a game master's `/game extend` without `by` moves a deadline (1 day).
+const GAME_MASTER_DEFAULT_EXTENSION_MS: i64 = 24 * 3600 * 1000;
+
+/// Ask to pause a game: it pauses when every player still in it has asked (a game master: at once)
 #[poise::command(slash_command)]
 pub async fn pause(
     ctx: Context<'_>,
@@ -108,11 +144,22 @@ pub async fn pause(
     let g = target_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
     let game_id = g.id;
+    let label = game_label(&g);
+    // A game master pauses at once, without a vote.
+    if let Some(name) = game_master_name(&ctx, &g).await? {
+        ctx.data()
+            .host(move |h| h.pause_as_game_master(game_id, &name))
+            .await?;
+        return say(
+            ctx,
+            format!("{label} is paused: its deadline is frozen until `/game resume`; the channel is told you paused it."),
+        )
+        .await;
+    }
     let outcome = ctx
         .data()
         .host(move |h| h.pause_game(game_id, &user))
         .await?;
-    let label = game_label(&g);
     let text = match outcome {
         PauseOutcome::Paused => {
             format!("{label} is paused: its deadline is frozen until someone uses `/game resume`.")
@@ -127,7 +174,7 @@ pub async fn pause(
     say(ctx, text).await
 }
 
-/// End a game's pause (or withdraw your request for one)
+/// End a game's pause (a player or a game master), or withdraw your request for one
 #[poise::command(slash_command)]
 pub async fn resume(
     ctx: Context<'_>,
@@ -136,9 +183,17 @@ pub async fn resume(
     let g = target_game(&ctx, id).await?;
     let (user, _) = user_of(&ctx);
     let game_id = g.id;
+    // A game master ends a pause at once; not paused, they withdraw their
+    // own vote like any player.
+    let master = game_master_name(&ctx, &g).await?;
     let outcome = ctx
         .data()
-        .host(move |h| h.resume_game(game_id, &user))
+        .host(move |h| match master {
+            Some(name) if h.is_paused(game_id)? => h
+                .resume_as_game_master(game_id, &name)
+                .map(ResumeOutcome::Resumed),
+            _ => h.resume_game(game_id, &user),
+        })
         .await?;
     let label = game_label(&g);
     let text = match outcome {
