@@ -1,19 +1,22 @@
 //! Server settings through the real bot against the fake Discord: games
 //! confined to one channel, a game master (by role, not Manage Server)
-//! aborting, pausing and extending someone else's game while a plain
+//! aborting, pausing, extending and giving away seats of someone else's
+//! game (to a person, then to an AI) while a plain
 //! member is refused, and the fixed daily Diplomacy deadline the bot shows.
 
 mod support;
 
 use serde_json::json;
 use support::commands::{command, opt};
-use support::messages::channel_msg;
+use support::messages::{channel_msg, dm_with};
 use support::setup::{lobby_with_bob, new_game, start};
 use support::*;
 
 const GAMES: u64 = 7_300_000_000_000_001;
 const ELSEWHERE: u64 = 7_300_000_000_000_002;
 const ROLE: u64 = 7_300_000_000_000_009;
+/// A member who joins a game only when a game master gives him a seat.
+const DAVE: u64 = 1_000_000_000_000_042;
 
 /// Discord's option types for a channel and a role.
 const CHANNEL: u8 = 7;
@@ -70,7 +73,7 @@ async fn games_are_created_only_in_the_listed_channel() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_master_by_role_pauses_extends_and_aborts_a_game_of_others() {
+async fn a_game_master_by_role_pauses_extends_replaces_and_aborts_a_game_of_others() {
     let h = Harness::start().await;
     let role = json!([opt("role", ROLE_OPTION, json!(ROLE.to_string()))]);
     // Only Manage Server chooses the role.
@@ -126,6 +129,51 @@ async fn a_game_master_by_role_pauses_extends_and_aborts_a_game_of_others() {
         &format!("The game master Carol moved the deadline of rps #1 2 h later: <t:{due}:f>"),
     )
     .await;
+
+    // The game master gives Bob's seat to Dave, who is prompted; then to
+    // an AI. A plain player may not give seats away.
+    h.fake.user(DAVE, "Dave");
+    let to_dave = json!([
+        opt("seat", 3, json!("2")),
+        opt("user", 6, json!(DAVE.to_string()))
+    ]);
+    let reply = command(&h.fake, BOB, GAMES, &["game", "replace"], to_dave.clone()).await;
+    assert!(
+        reply.contains("Only a game master of this server gives away seats of rps #1"),
+        "{reply}"
+    );
+    let reply = command(&h.fake, CAROL, GAMES, &["game", "replace"], to_dave.clone()).await;
+    assert!(reply.contains("has its new player"), "{reply}");
+    channel_msg(
+        &h.fake,
+        GAMES,
+        "The game master Carol gave Bob's seat to Dave in rps #1.",
+    )
+    .await;
+    dm_with(&h.fake, DAVE, "Your move").await;
+    let reply = command(&h.fake, CAROL, GAMES, &["game", "replace"], to_dave).await;
+    assert!(reply.contains("Dave already plays"), "{reply}");
+    let to_ai = json!([opt("seat", 3, json!("2"))]);
+    let reply = command(&h.fake, CAROL, GAMES, &["game", "replace"], to_ai).await;
+    assert!(reply.contains("has its new player"), "{reply}");
+    channel_msg(
+        &h.fake,
+        GAMES,
+        "The game master Carol gave Dave's seat to AI (",
+    )
+    .await;
+    // Bob is out: his move is refused; Dave's seat is the AI's now.
+    let seats = h.host().seats(1).unwrap();
+    assert!(
+        matches!(seats[1].occupant, store::Occupant::Ai(_)),
+        "{seats:?}"
+    );
+    assert!(
+        !seats
+            .iter()
+            .any(|s| s.occupant == store::Occupant::User(BOB.to_string())),
+        "{seats:?}"
+    );
 
     let reply = command(&h.fake, CAROL, GAMES, &["game", "abort"], json!([])).await;
     assert!(reply.contains("rps #1 is aborted."), "{reply}");

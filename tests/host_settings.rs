@@ -1,8 +1,9 @@
 //! Server settings in the host, on either back end
 //! (`GAMEHOST_TEST_STORE=postgres` runs them on PostgreSQL): stored and
 //! read back across a restart, games confined to the listed channels,
-//! per-kind defaults, and the fixed daily Diplomacy deadline on a
-//! hand-moved clock across a change of clocks, with its reminder.
+//! per-kind defaults, the fixed daily Diplomacy deadline on a
+//! hand-moved clock across a change of clocks, with its reminder, and a
+//! game master giving a seat in play to a person and then to an AI.
 
 #[path = "support/host_builder.rs"]
 mod host_builder;
@@ -196,4 +197,82 @@ fn diplomacy_phases_end_at_the_daily_time_across_a_change_of_clocks() {
 fn clock_now(clock: &ManualClock) -> i64 {
     use host::Clock;
     clock.now_ms()
+}
+
+#[test]
+fn a_game_master_gives_a_seat_in_play_to_a_person_then_to_an_ai() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::at(BEFORE_DST_MS));
+    let h = host(&dir.path().join("r.db"), clock.clone());
+    let id = h
+        .create_game_in_server(request("diplomacy", "dip", Some(86_400)), true)
+        .unwrap();
+    h.join(id, "u1", "Uma", None).unwrap();
+    for _ in 0..5 {
+        h.add_ai(id, "u0", Some("hold"), None).unwrap();
+    }
+    h.start(id, "u0").unwrap();
+    // England (Uma, seat 2) has orders in, not final yet.
+    h.submit(Some(id), "u1", "F Lon - Nth").unwrap();
+    assert!(h.view(id, Some("u1")).unwrap().own_pending.is_some());
+    let england = h.seat_by_name(id, "england").unwrap();
+    let replaced = |who: &str| host::Replacement::User {
+        id: who.into(),
+        name: format!("Player {who}"),
+    };
+    // Ursula plays Austria: she cannot also take England.
+    let e = h
+        .replace_as_game_master(id, "Gemma", england, replaced("u0"))
+        .unwrap_err();
+    assert!(e.to_string().contains("already holds a seat"), "{e}");
+    let role = h
+        .replace_as_game_master(id, "Gemma", england, replaced("u9"))
+        .unwrap();
+    assert_eq!(role, "England");
+    // The new player starts from nothing this phase; Uma is out.
+    let view = h.view(id, Some("u9")).unwrap();
+    assert_eq!(view.viewer_seat, Some(england));
+    assert_eq!(
+        view.own_pending, None,
+        "Uma's unfinished orders are dropped"
+    );
+    assert_eq!(h.view(id, Some("u1")).unwrap().viewer_seat, None);
+    let e = h.submit(Some(id), "u1", "F Lon - Eng");
+    assert!(e.is_err(), "Uma no longer plays: {e:?}");
+    // Then an AI of the server's default level; the phase goes on.
+    h.replace_as_game_master(id, "Gemma", england, host::Replacement::Ai(None))
+        .unwrap();
+    let seats = h.seats(id).unwrap();
+    assert!(
+        matches!(&seats[england].occupant, store::Occupant::Ai(_)),
+        "{seats:?}"
+    );
+    assert_eq!(
+        h.game(id).unwrap().turn,
+        0,
+        "no turn was resolved or logged"
+    );
+    h.submit(Some(id), "u0", "done").unwrap();
+    assert!(h.run_ai_turns(Some(id), 10).unwrap() >= 1);
+    assert_eq!(
+        h.game(id).unwrap().turn,
+        1,
+        "the AI finished England's phase"
+    );
+    // Every change was told in the channel, naming the game master.
+    let told: Vec<String> = h
+        .unsent(500)
+        .unwrap()
+        .into_iter()
+        .filter_map(|i| i.announcement.ok())
+        .map(|a| a.text)
+        .filter(|t| t.starts_with("The game master Gemma"))
+        .collect();
+    assert_eq!(
+        told,
+        vec![
+            "The game master Gemma gave England (Uma's until now) to Player u9 in diplomacy #1.",
+            "The game master Gemma gave England (Player u9's until now) to AI (default) in diplomacy #1.",
+        ]
+    );
 }

@@ -42,7 +42,7 @@ pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use daily_deadline::{DAILY_MIN_SPAN_MS, DailyDeadline};
 pub use durations::time_left_words;
 pub use error::HostError;
-pub use game_master::GAME_MASTER_MAX_EXTENSION_MS;
+pub use game_master::{GAME_MASTER_MAX_EXTENSION_MS, Replacement};
 pub use history::{HISTORY_PAGE, HistoryPage, SeatMove, TurnActions, TurnSummary};
 pub use instances::{CLAIM_LEASE_MS, CLAIM_RENEW_EVERY_MS, HEARTBEAT_EVERY_MS, new_instance_id};
 pub use ladder::{

@@ -285,7 +285,11 @@ impl Host {
 
 /// The seat's terms (who held it until now keeps the turns they held it
 /// for) and its new occupant.
-fn record_new_occupant(tx: &Tx<'_>, row: &GameRow, new_seat: &SeatRow) -> Result<(), HostError> {
+pub(super) fn record_new_occupant(
+    tx: &Tx<'_>,
+    row: &GameRow,
+    new_seat: &SeatRow,
+) -> Result<(), HostError> {
     // Who held the seat until now keeps the turns they held it for
     // (reliability counts each turn against its holder then).
     let user_of = |o: &Occupant| match o {

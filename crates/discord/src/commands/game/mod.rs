@@ -3,6 +3,7 @@
 mod lobby;
 mod ratings;
 mod records;
+mod replace;
 mod running;
 mod spectate;
 
@@ -11,6 +12,7 @@ use crate::Context;
 use lobby::{abort, ai, join, leave, new, start};
 use ratings::{leaderboard, profile, ratings};
 use records::{history, list, replay};
+use replace::replace;
 use running::{away, extend, forfeit, pause, resume, status, takeover};
 use spectate::{game_press, watch};
 
@@ -29,6 +31,7 @@ use spectate::{game_press, watch};
         "list",
         "history",
         "takeover",
+        "replace",
         "extend",
         "pause",
         "resume",

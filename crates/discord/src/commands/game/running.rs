@@ -105,7 +105,8 @@ pub async fn extend(
         (Some(_), None) => !playing,
         (None, Some(_)) => {
             return Err(BotError::user(
-                "Only a game master of this server chooses by how long a deadline moves;                  players ask with `/game extend` alone (the game says by how much).",
+                "Only a game master of this server chooses by how long a deadline moves; \
+                 players ask with `/game extend` alone (the game says by how much).",
             ));
         }
         (None, None) => false,
