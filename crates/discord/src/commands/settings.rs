@@ -101,8 +101,9 @@ pub async fn game_master(
     let role = role.map(|r| r.to_string());
     let text = match &role {
         Some(r) => format!(
-            "Members with <@&{r}> are game masters now: they may abort, extend, pause and \
-             resume any game here, and change these settings (not this role)."
+            "Members with <@&{r}> are game masters now: they may abort, extend, pause, \
+             resume and give away seats of any game here, and change these settings (not \
+             this role)."
         ),
         None => "There is no game-master role now; members with Manage Server are the \
                  game masters."

@@ -103,8 +103,13 @@ fn run_jobs(receiver: &Mutex<mpsc::Receiver<Job>>) {
 fn lower_own_priority() {
     #[cfg(target_os = "linux")]
     {
+        // Relative to the bot's own nice value: a bot an operator started
+        // at nice 10 keeps its AI below itself too (an absolute 10 would be
+        // no lower, and lowering a nice value is refused without privilege).
         let me = rustix::thread::gettid();
-        if let Err(e) = rustix::process::setpriority_process(Some(me), AI_NICENESS) {
+        let own = rustix::process::getpriority_process(Some(me)).unwrap_or(0);
+        let lower = own.saturating_add(AI_NICENESS).min(19);
+        if let Err(e) = rustix::process::setpriority_process(Some(me), lower) {
             tracing::warn!(error = %e, "cannot lower an AI thread's priority");
         }
     }
