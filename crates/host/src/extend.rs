@@ -13,7 +13,7 @@
 use super::durations::duration_words;
 use super::turns::{running_game, seat_display};
 use super::{AnnouncementKind, GameId, Host, HostError, game_label, seat_of_user};
-use store::DeadlineRow;
+use store::{DeadlineRow, Tx};
 
 impl Host {
     /// Moves the current deadline of a game later by half the turn's length
@@ -59,11 +59,6 @@ impl Host {
                     "{label} has no deadline this turn, so there is nothing to extend."
                 )));
             };
-            if d.due_at <= now {
-                return Err(HostError::user(format!(
-                    "The deadline of {label} has already passed; it is being resolved."
-                )));
-            }
             if d.extensions_used >= allowed {
                 return Err(HostError::user(format!(
                     "The deadline of this turn of {label} was already extended \
@@ -71,16 +66,8 @@ impl Host {
                 )));
             }
             let extra = (secs.min(i64::MAX as u64 / 1000) as i64) * 1000 / 2;
-            let due_at = d.due_at.saturating_add(extra);
-            tx.set_deadline(
-                game_id,
-                &DeadlineRow {
-                    due_at,
-                    remind_at: d.remind_at.map(|r| r.saturating_add(extra)),
-                    extensions_used: d.extensions_used + 1,
-                    ..d
-                },
-            )?;
+            let used = d.extensions_used + 1;
+            let due_at = move_deadline(tx, &label, d, now, extra, used)?;
             self.announce_to_channel(
                 tx,
                 &row,
@@ -95,4 +82,33 @@ impl Host {
             Ok(due_at)
         })
     }
+}
+
+/// Moves a turn's deadline `extra_ms` later (a reminder not yet sent moves
+/// with it) and records `extensions_used`; refused once the deadline has
+/// passed, since the turn is being resolved. Returns the new deadline.
+pub(super) fn move_deadline(
+    tx: &Tx<'_>,
+    label: &str,
+    d: DeadlineRow,
+    now: i64,
+    extra_ms: i64,
+    extensions_used: u32,
+) -> Result<i64, HostError> {
+    if d.due_at <= now {
+        return Err(HostError::user(format!(
+            "The deadline of {label} has already passed; it is being resolved."
+        )));
+    }
+    let due_at = d.due_at.saturating_add(extra_ms);
+    tx.set_deadline(
+        d.game_id,
+        &DeadlineRow {
+            due_at,
+            remind_at: d.remind_at.map(|r| r.saturating_add(extra_ms)),
+            extensions_used,
+            ..d
+        },
+    )?;
+    Ok(due_at)
 }

@@ -7,11 +7,12 @@
 
 use super::announce::is_generic_label;
 use super::durations::{duration_words, time_left_words};
+use super::extend::move_deadline;
 use super::takeover::record_new_occupant;
 use super::turns::running_game;
 use super::{AnnouncementKind, AnyGame, GameId, Host, HostError, game_label};
 use games::seam::Seat;
-use store::{DeadlineRow, GameRow, Occupant, SeatRow, Tx};
+use store::{GameRow, Occupant, SeatRow, Tx};
 
 /// The longest a game master may move a deadline at once (30 days).
 pub const GAME_MASTER_MAX_EXTENSION_MS: i64 = 30 * 24 * 3600 * 1000;
@@ -57,20 +58,8 @@ impl Host {
                     "{label} has no deadline this turn, so there is nothing to extend."
                 )));
             };
-            if d.due_at <= now {
-                return Err(HostError::user(format!(
-                    "The deadline of {label} has already passed; it is being resolved."
-                )));
-            }
-            let due_at = d.due_at.saturating_add(extra_ms);
-            tx.set_deadline(
-                game_id,
-                &DeadlineRow {
-                    due_at,
-                    remind_at: d.remind_at.map(|r| r.saturating_add(extra_ms)),
-                    ..d
-                },
-            )?;
+            let used = d.extensions_used;
+            let due_at = move_deadline(tx, &label, d, now, extra_ms, used)?;
             self.announce_to_channel(
                 tx,
                 &row,
