@@ -115,7 +115,8 @@ fn parse_time_of_day(text: &str) -> Result<u32, String> {
     let t = text.trim();
     let refuse = || {
         format!(
-            "`{t}` is not a time of day; use HH:MM on the 24-hour clock, like `20:00` or `07:30`."
+            "`{}` is not a time of day; use HH:MM on the 24-hour clock, like `20:00` or `07:30`.",
+            super::limits::clip(t, 40)
         )
     };
     let (h, m) = t.split_once(':').ok_or_else(refuse)?;
@@ -134,8 +135,9 @@ fn parse_zone(name: &str) -> Result<Tz, String> {
     let name = name.trim();
     name.parse::<Tz>().map_err(|_| {
         format!(
-            "`{name}` is not a time zone; use an IANA name like `Europe/Berlin` or \
-             `America/New_York`."
+            "`{}` is not a time zone; use an IANA name like `Europe/Berlin` or \
+             `America/New_York`.",
+            super::limits::clip(name, 40)
         )
     })
 }
@@ -239,6 +241,14 @@ mod tests {
         for bad in ["25:00", "20", "8pm", "20:60", "-1:00"] {
             let e = DailyDeadline::parse(bad, "UTC").unwrap_err();
             assert!(e.contains("HH:MM on the 24-hour clock"), "{bad}: {e}");
+        }
+        // A huge answer is echoed clipped, not whole.
+        let huge = "x".repeat(100_000);
+        for e in [
+            DailyDeadline::parse(&huge, "UTC").unwrap_err(),
+            DailyDeadline::parse("20:00", &huge).unwrap_err(),
+        ] {
+            assert!(e.len() < 200, "{} bytes", e.len());
         }
         let d = DailyDeadline::parse(" 7:05 ", "Asia/Tokyo").unwrap();
         assert_eq!(
