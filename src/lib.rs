@@ -10,4 +10,5 @@
 pub mod cli;
 pub mod config;
 pub mod operator_file;
+pub mod operator_maps;
 pub mod terminal;

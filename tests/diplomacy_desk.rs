@@ -133,9 +133,8 @@ fn builds_beyond_the_allowance_are_refused_when_typed_and_hints_count_them() {
 
 #[test]
 fn a_refused_line_hints_with_orders_of_the_powers_own_units() {
-    use ::games::diplomacy::geo::Power;
     let g = new_game();
-    for power in Power::ALL {
+    for power in ::games::diplomacy::geo::Map::standard().powers() {
         let refusal = g.check_line(power, "A Par - Mos").unwrap_err();
         let hint = refusal.expected;
         let examples: Vec<&str> = hint.split('`').skip(1).step_by(2).collect();
@@ -149,7 +148,7 @@ fn a_refused_line_hints_with_orders_of_the_powers_own_units() {
         // Nobody but France is shown France's opening.
         assert_eq!(
             hint.contains("A Par - Bur"),
-            power == Power::France && examples.contains(&"A Par - Bur"),
+            power == std_power("France") && examples.contains(&"A Par - Bur"),
             "{power:?}: {hint}"
         );
     }
@@ -157,16 +156,15 @@ fn a_refused_line_hints_with_orders_of_the_powers_own_units() {
 
 #[test]
 fn an_army_ordered_to_a_coast_moves_to_the_province_and_is_echoed_so() {
-    use ::games::diplomacy::geo::Power;
     let g = new_game();
     // Spring 1901: France's army in Marseilles may move to Spain.
-    let typed = g.check_line(Power::France, "A Mar - Spa/sc").unwrap();
-    let plain = g.check_line(Power::France, "A Mar - Spa").unwrap();
+    let typed = g.check_line(std_power("France"), "A Mar - Spa/sc").unwrap();
+    let plain = g.check_line(std_power("France"), "A Mar - Spa").unwrap();
     assert_eq!(typed, plain);
     let m = ::games::diplomacy::geo::Map::standard();
     assert_eq!(typed.canonical(m), "A Mar - Spa");
     // A fleet keeps its coast: it is part of the order.
-    let fleet = g.check_line(Power::Russia, "F Stp/sc - Bot").unwrap();
+    let fleet = g.check_line(std_power("Russia"), "F Stp/sc - Bot").unwrap();
     assert_eq!(fleet.canonical(m), "F Stp/sc - Bot");
 }
 
@@ -729,15 +727,18 @@ fn a_power_with_every_unit_ordered_is_reminded_only_when_it_would_forfeit() {
         let mut at: Vec<String> = g
             .units()
             .iter()
-            .filter(|u| u.power == ::games::diplomacy::geo::Power::Austria)
+            .filter(|u| u.power == std_power("Austria"))
             .map(|u| ::games::diplomacy::order::unit_name(m, u))
             .collect();
         at.sort();
         assert_eq!(at, ["A Gal", "A Ser", "F Alb"], "{policy:?}");
-        assert_eq!(
-            g.missed_moves(::games::diplomacy::geo::Power::Austria),
-            0,
-            "{policy:?}"
-        );
+        assert_eq!(g.missed_moves(std_power("Austria")), 0, "{policy:?}");
     }
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

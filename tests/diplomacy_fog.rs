@@ -142,7 +142,8 @@ fn result_secrets(before: &Diplomacy, detail: &PhaseDetail) -> Secrets {
                 .filter(|u| sight & 1u128 << m.prov_of(u.loc) == 0)
                 .filter(|u| {
                     !detail.orders.iter().any(|a| {
-                        a.order.at() == Some(u.loc) && order_provinces(&a.order) & sight != 0
+                        a.order.at() == Some(u.loc)
+                            && order_provinces(Map::standard(), &a.order) & sight != 0
                     })
                 })
                 .map(|u| unit_name(m, u))

@@ -1,6 +1,6 @@
 //! Game flow through the host seam: phases, orders, centres, victory, draws.
 
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Map;
 use games::diplomacy::judge::PhaseKind;
 use games::diplomacy::{Diplomacy, DiplomacyAction, DiplomacyOptions};
 use games::seam::{AiBudget, Game, Outcome};
@@ -40,7 +40,11 @@ fn setup_and_seats() {
     assert_eq!(g.units().len(), 22);
     assert_eq!(g.phase_name(), "Spring 1901 movement");
     let o: DiplomacyOptions = serde_json::from_str("{}").unwrap();
-    assert_eq!(o.victory_centres, 18);
+    assert_eq!(o.victory_centres, None);
+    assert_eq!(
+        Diplomacy::new_game(o.clone(), 1).unwrap().victory_centres(),
+        18
+    );
     assert_eq!(Diplomacy::ai_levels()[0], "default");
 }
 
@@ -142,7 +146,7 @@ fn capture_and_build() {
     play(&mut g, &[(GER, "A Ruh - Bel")]);
     let m = Map::standard();
     let den = m.prov_by_abbr("den").unwrap() as usize;
-    assert_eq!(g.owners()[den], Some(Power::Germany));
+    assert_eq!(g.owners()[den], Some(std_power("Germany")));
     assert_eq!(g.phase(), PhaseKind::Adjustment);
     assert_eq!(g.awaiting(), vec![GER]);
     assert!(!g.view(Some(GER)).choices.is_empty());
@@ -156,7 +160,7 @@ fn capture_and_build() {
     assert_eq!(
         g.units()
             .iter()
-            .filter(|u| u.power == Power::Germany)
+            .filter(|u| u.power == std_power("Germany"))
             .count(),
         5
     );
@@ -213,7 +217,7 @@ fn unanimous_draw_and_victory_and_forfeit() {
 
     let mut g = Diplomacy::new_game(
         DiplomacyOptions {
-            victory_centres: 4,
+            victory_centres: Some(4),
             end_year: None,
             ..Default::default()
         },
@@ -235,7 +239,7 @@ fn unanimous_draw_and_victory_and_forfeit() {
 fn random_ai_games_run_and_serialize() {
     let mut g = Diplomacy::new_game(
         DiplomacyOptions {
-            victory_centres: 18,
+            victory_centres: Some(18),
             end_year: Some(1910),
             ..Default::default()
         },
@@ -314,9 +318,16 @@ fn missed_removal_uses_civil_disorder() {
     assert_eq!(
         g.units()
             .iter()
-            .filter(|u| u.power == Power::Germany)
+            .filter(|u| u.power == std_power("Germany"))
             .count(),
         2
     );
     assert_eq!(g.phase_name(), "Spring 1902 movement");
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

@@ -69,7 +69,6 @@ fn movement_deadline_is_48_hours_and_resolves_with_holds() {
 // Takeover of a seat in civil disorder, by a person or an AI.
 
 use games::diplomacy::Diplomacy;
-use games::diplomacy::geo::Power;
 use games::seam::Outcome;
 use host::{AnnouncementKind, GameId, HostError, OutboxItem};
 use store::{GameStatus, Occupant, Target};
@@ -139,7 +138,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let host = diplomacy_host(dir.path(), "t.db", clock.clone());
     let id = started(&host, &[]);
-    let eng = Power::England.index();
+    let eng = std_power("England").index();
     assert!(host.open_seats(id).unwrap().is_empty());
     let refused = user_error(host.takeover(id, "bob", "Bob", None));
     assert!(
@@ -152,7 +151,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     assert!(host.open_seats(id).unwrap().is_empty());
     host_builder::phase_missing(&host, &clock, id, &["u1"]);
     let g = engine(&host, id);
-    assert!(g.in_disorder(Power::England), "{}", g.phase_name());
+    assert!(g.in_disorder(std_power("England")), "{}", g.phase_name());
     assert_eq!(g.phase_name(), "Spring 1902 movement");
     assert_eq!(host.open_seats(id).unwrap(), vec![eng]);
     let v = host.view(id, None).unwrap();
@@ -164,7 +163,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     // Clear refusals: already seated, a seat that is not open, no such seat.
     let e = user_error(host.takeover(id, "u2", "U2", None));
     assert!(e.contains("already play France"), "{e}");
-    let e = user_error(host.takeover(id, "bob", "Bob", Some(Power::France.index())));
+    let e = user_error(host.takeover(id, "bob", "Bob", Some(std_power("France").index())));
     assert!(
         e.contains("France (seat 3) is not open") && e.contains("Open seats: England (seat 2)"),
         "{e}"
@@ -227,7 +226,7 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     let v = host.view(id, Some("bob")).unwrap();
     assert_eq!(v.viewer_seat, Some(eng));
     assert!(v.seats[eng].awaited, "England must act in this phase again");
-    assert!(!engine(&host, id).in_disorder(Power::England));
+    assert!(!engine(&host, id).in_disorder(std_power("England")));
     // The old player is out; the new one cannot take a second seat.
     let e = match host.submit(Some(id), "u1", "done") {
         Err(HostError::User(m)) => m,
@@ -251,12 +250,12 @@ fn a_power_in_civil_disorder_is_taken_over_and_its_new_orders_count() {
     let english: Vec<String> = g
         .units()
         .iter()
-        .filter(|u| u.power == Power::England)
+        .filter(|u| u.power == std_power("England"))
         .map(|u| games::diplomacy::order::unit_name(games::diplomacy::geo::Map::standard(), u))
         .collect();
     assert!(english.iter().any(|u| u.contains("Nth")), "{english:?}");
     assert!(english.iter().any(|u| u.contains("Yor")), "{english:?}");
-    assert_eq!(g.missed_moves(Power::England), 0);
+    assert_eq!(g.missed_moves(std_power("England")), 0);
     // The log replays the takeover exactly.
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
 }
@@ -267,7 +266,7 @@ fn a_player_whose_power_is_in_civil_disorder_may_take_it_back() {
     let clock = Arc::new(ManualClock::at(0));
     let host = diplomacy_host(dir.path(), "t.db", clock.clone());
     let id = started(&host, &[5, 6]);
-    let ger = Power::Germany.index();
+    let ger = std_power("Germany").index();
     host.submit(Some(id), "u0", "A Vie - Gal").unwrap();
     host.forfeit(id, "u3").unwrap();
     assert_eq!(host.open_seats(id).unwrap(), vec![ger]);
@@ -295,7 +294,7 @@ fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
     let clock = Arc::new(ManualClock::at(0));
     let host = diplomacy_host(dir.path(), "t.db", clock.clone());
     let id = started(&host, &[]);
-    let tur = Power::Turkey.index();
+    let tur = std_power("Turkey").index();
     host_builder::phase_missing(&host, &clock, id, &["u6"]);
     host_builder::phase_missing(&host, &clock, id, &["u6"]);
     assert_eq!(host.open_seats(id).unwrap(), vec![tur]);
@@ -332,7 +331,7 @@ fn the_ai_fills_a_seat_in_civil_disorder_and_its_orders_are_submitted() {
         !turkish["orders"].as_array().unwrap().is_empty(),
         "the AI gave orders: {turkish}"
     );
-    assert!(!engine(&host, id).in_disorder(Power::Turkey));
+    assert!(!engine(&host, id).in_disorder(std_power("Turkey")));
     assert_eq!(host.replay(id).unwrap().first_divergence, None);
 }
 
@@ -582,7 +581,7 @@ fn history_hides_a_previous_players_orders_from_whoever_takes_the_seat() {
         "{alice_saw:?}"
     );
     // England stops answering until civil disorder; Bob takes it over.
-    while !engine(&host, id).in_disorder(Power::England) {
+    while !engine(&host, id).in_disorder(std_power("England")) {
         host_builder::phase_missing(&host, &clock, id, &["u1"]);
     }
     host.takeover(id, "bob", "Bob", Some(1)).unwrap();
@@ -651,7 +650,12 @@ fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
             .iter()
             .all(|o| !o.success && o.reason.is_some())
     );
-    assert!(detail.orders.iter().any(|o| o.power == Power::Austria));
+    assert!(
+        detail
+            .orders
+            .iter()
+            .any(|o| o.power == std_power("Austria"))
+    );
     let TurnActions::Moves(moves) = actions else {
         panic!("turn 1 holds moves");
     };
@@ -663,4 +667,11 @@ fn the_turn_log_keeps_the_adjudicated_orders_for_the_orders_image() {
         .unwrap()
         .unwrap();
     assert_eq!(from_detail, judged_again);
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

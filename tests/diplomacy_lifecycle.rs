@@ -31,44 +31,44 @@ fn phase(g: &mut Diplomacy, texts: &[(usize, &str)], missed: &[usize]) -> TurnRe
 #[test]
 fn two_missed_movement_phases_mean_civil_disorder_until_takeover() {
     let mut g = new();
-    let eng = Power::England.index();
+    let eng = std_power("England").index();
     phase(&mut g, &[], &[eng]); // Spring 1901: missed (units hold)
-    assert_eq!(g.missed_moves(Power::England), 1);
-    assert!(!g.in_disorder(Power::England));
+    assert_eq!(g.missed_moves(std_power("England")), 1);
+    assert!(!g.in_disorder(std_power("England")));
     assert!(g.awaiting().contains(&eng));
     let r = phase(&mut g, &[], &[eng]); // Fall 1901: missed again
-    assert!(g.in_disorder(Power::England), "{}", r.public);
+    assert!(g.in_disorder(std_power("England")), "{}", r.public);
     assert!(r.public.contains("civil disorder"));
     assert!(!g.awaiting().contains(&eng));
     assert!(g.seat_open(eng));
-    assert!(!g.seat_open(Power::France.index()));
+    assert!(!g.seat_open(std_power("France").index()));
     // Units of a power in civil disorder stay on the board and hold.
     assert_eq!(
         g.units()
             .iter()
-            .filter(|u| u.power == Power::England)
+            .filter(|u| u.power == std_power("England"))
             .count(),
         3
     );
     assert!(g.take_over(eng));
     assert!(!g.seat_open(eng));
-    assert!(!g.in_disorder(Power::England));
-    assert_eq!(g.missed_moves(Power::England), 0);
+    assert!(!g.in_disorder(std_power("England")));
+    assert_eq!(g.missed_moves(std_power("England")), 0);
     assert!(!g.take_over(eng));
 }
 
 #[test]
 fn a_miss_between_orders_does_not_count_twice() {
     let mut g = new();
-    let fra = Power::France.index();
+    let fra = std_power("France").index();
     phase(&mut g, &[], &[fra]);
     phase(&mut g, &[(fra, "A Par - Bur\ndone")], &[]);
-    assert_eq!(g.missed_moves(Power::France), 0);
+    assert_eq!(g.missed_moves(std_power("France")), 0);
     while g.phase_name().contains("Winter") {
         phase(&mut g, &[], &[]);
     }
     phase(&mut g, &[], &[fra]);
-    assert!(!g.in_disorder(Power::France));
+    assert!(!g.in_disorder(std_power("France")));
 }
 
 #[test]
@@ -94,10 +94,10 @@ fn draw_votes_are_secret_until_unanimous() {
 #[test]
 fn civil_disorder_counts_as_accepting_a_draw() {
     let mut g = new();
-    let tur = Power::Turkey.index();
+    let tur = std_power("Turkey").index();
     phase(&mut g, &[], &[tur]);
     phase(&mut g, &[], &[tur]);
-    assert!(g.in_disorder(Power::Turkey));
+    assert!(g.in_disorder(std_power("Turkey")));
     while g.phase_name().contains("Winter") {
         phase(&mut g, &[], &[]);
     }
@@ -148,7 +148,7 @@ fn seven_ai_powers_never_agree_to_a_draw_by_themselves() {
         phase_with_ai(&mut g, &[], "random");
     }
     phase_with_ai(&mut g, &[(2, "draw\ndone")], "random");
-    let survivors: Vec<usize> = (0..7).filter(|&s| g.alive(Power::ALL[s])).collect();
+    let survivors: Vec<usize> = (0..7).filter(|&s| g.alive(Power::new(s as u8))).collect();
     assert_eq!(g.outcome(), Some(Outcome::Draw(survivors)));
 }
 
@@ -157,10 +157,10 @@ fn seven_ai_powers_never_agree_to_a_draw_by_themselves() {
 #[test]
 fn a_taken_over_power_does_not_inherit_the_old_players_draw_vote() {
     let mut g = new();
-    let tur = Power::Turkey.index();
+    let tur = std_power("Turkey").index();
     // Turkey votes for a draw, then misses two movement phases.
     phase(&mut g, &[(tur, "draw\ndone")], &[]);
-    while !g.in_disorder(Power::Turkey) {
+    while !g.in_disorder(std_power("Turkey")) {
         phase(&mut g, &[], &[tur]);
     }
     assert!(g.seat_open(tur));
@@ -192,4 +192,11 @@ fn an_end_year_before_the_game_starts_is_refused_saying_what_would_do() {
         e.to_string(),
         "end_year 1800 is before the game starts (1901); give 1901 or later, or leave it out for no limit."
     );
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

@@ -1,6 +1,6 @@
 //! The standard map data: counts, centres, coasts and symmetry.
 
-use games::diplomacy::geo::{Map, Power, Terrain};
+use games::diplomacy::geo::{Map, Terrain};
 
 #[test]
 fn province_and_edge_counts() {
@@ -21,10 +21,7 @@ fn province_and_edge_counts() {
 fn supply_centres_and_homes() {
     let m = Map::standard();
     assert_eq!(m.supply_centres().count(), 34);
-    let homes: Vec<usize> = Power::ALL
-        .iter()
-        .map(|&p| m.home_centres(p).count())
-        .collect();
+    let homes: Vec<usize> = m.powers().map(|p| m.home_centres(p).count()).collect();
     assert_eq!(homes, vec![3, 3, 3, 3, 3, 4, 3]);
     let neutral = m
         .provinces()
@@ -76,10 +73,16 @@ fn adjacency_is_symmetric_and_respects_terrain() {
 
 #[test]
 fn bad_map_data_is_rejected() {
-    let one_way = "prov aaa coast - Aaa\nprov bbb coast - Bbb\narmy aaa: bbb\n";
-    assert!(Map::parse(one_way).is_err());
-    let ok = "prov aaa coast - Aaa\nprov bbb coast - Bbb\narmy aaa: bbb\narmy bbb: aaa\n";
-    assert_eq!(Map::parse(ok).unwrap().army_edge_count(), 1);
+    let head = "map two Two\npower Red #ff0000\npower Blue #0000ff\n";
+    let one_way = format!("{head}prov aaa coast Red Aaa\nprov bbb coast Blue Bbb\narmy aaa: bbb\n");
+    assert!(Map::parse(&one_way).is_err());
+    let ok = format!(
+        "{head}prov aaa coast Red Aaa\nprov bbb coast Blue Bbb\narmy aaa: bbb\narmy bbb: aaa\n"
+    );
+    assert_eq!(Map::parse(&ok).unwrap().army_edge_count(), 1);
+    let no_header = "prov aaa coast - Aaa\nprov bbb coast - Bbb\narmy aaa: bbb\narmy bbb: aaa\n";
+    let e = Map::parse(no_header).unwrap_err().to_string();
+    assert!(e.contains("no `map` line"), "{e}");
 }
 
 /// The standard map's two files: its rules, then the geometry of its image.
@@ -121,8 +124,10 @@ fn check_map_accepts_the_standard_map_and_sums_it_up() {
     assert!(ok, "{out}{err}");
     assert_eq!(
         out.trim(),
-        "The map is valid: 76 provinces (34 supply centres, 22 of them home centres of 7 powers), \
-         82 places a unit can stand, 111 army and 141 fleet edges; a 1193×1139 board of 273 regions."
+        "The map `standard` (Standard) is valid: 7 powers (Austria, England, France, Germany, \
+         Italy, Russia, Turkey), 22 starting units, first year 1901, 18 centres to win, variants \
+         fva, gvi, etv; 76 provinces (34 supply centres, 22 of them home centres), 82 places a \
+         unit can stand, 111 army and 141 fleet edges; a 1193×1139 board of 273 regions."
     );
 }
 

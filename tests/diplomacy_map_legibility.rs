@@ -12,7 +12,7 @@
 mod positions;
 
 use gamehost::cli::diplomacy::record_position;
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Map;
 use games::diplomacy::order::{Order, OrderKind};
 use games::diplomacy::record::Record;
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
@@ -168,8 +168,8 @@ fn assert_legible(what: &str, pos: &MapPosition) {
         } else {
             b.unit[u.loc as usize]
         };
-        let ink = render::diplomacy::power_style(u.power).2;
-        let initial = render::diplomacy::power_initial(u.power);
+        let ink = render::diplomacy::power_style(Map::standard(), u.power).2;
+        let initial = render::diplomacy::power_initial(Map::standard(), u.power);
         let token = format!(
             r#"<text x="{x:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{initial}</text>"#,
             y + 5.0
@@ -205,13 +205,17 @@ fn names_are_clear_in_a_crowded_midgame() {
 fn the_legend_names_each_power_with_its_centres_and_player() {
     let mut pos = opening_with_orders();
     pos.players = vec![
-        (Power::Austria, "Al <the & great>".into()),
-        (Power::Turkey, "A very long player name indeed".into()),
+        (std_power("Austria"), "Al <the & great>".into()),
+        (std_power("Turkey"), "A very long player name indeed".into()),
     ];
     let svg = diplomacy_svg(&pos).unwrap();
-    for p in Power::ALL {
+    let m = Map::standard();
+    for p in m.powers() {
         let n = pos.owners.iter().filter(|o| **o == Some(p)).count();
-        assert!(svg.contains(&format!(">{} {n} SC<", p.name())), "{p:?}");
+        assert!(
+            svg.contains(&format!(">{} {n} SC<", m.power_name(p))),
+            "{p:?}"
+        );
     }
     assert!(svg.contains(">Russia 4 SC<"));
     assert!(svg.contains(">Al &lt;the &amp; great&gt;<"));
@@ -219,4 +223,11 @@ fn the_legend_names_each_power_with_its_centres_and_player() {
     assert!(svg.contains(&pos.title));
     let png = render::diplomacy::render_position_png(&pos).unwrap();
     assert!(png.len() < 1_000_000, "{} bytes", png.len());
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

@@ -261,17 +261,26 @@ fn public_only_refuses_private_messages_and_broadcasts_to_all() {
 fn eliminate(host: &Host, id: GameId, power: &str) {
     let row = host.game(id).unwrap();
     let mut state: Value = serde_json::from_str(row.state.as_deref().unwrap()).unwrap();
+    // Saved games hold a power as its place in the map's table.
+    let saved = json!(
+        games::diplomacy::geo::Map::standard()
+            .parse_power(power)
+            .unwrap()
+            .index()
+    );
     state["units"]
         .as_array_mut()
         .unwrap()
-        .retain(|u| u["power"] != power);
+        .retain(|u| u["power"] != saved);
     for o in state["owners"].as_array_mut().unwrap() {
-        if *o == json!(power) {
+        if *o == saved {
             *o = Value::Null;
         }
     }
     let g: Diplomacy = serde_json::from_value(state.clone()).unwrap();
-    let p = games::diplomacy::geo::Power::parse(power).unwrap();
+    let p = games::diplomacy::geo::Map::standard()
+        .parse_power(power)
+        .unwrap();
     assert!(!g.alive(p), "{power} still alive");
     let c = rusqlite::Connection::open(host.store().path()).unwrap();
     c.execute(

@@ -38,7 +38,7 @@ fn position() -> impl Strategy<Value = Vec<Unit>> {
                 };
                 used |= 1u128 << p;
                 units.push(Unit {
-                    power: Power::ALL[pw],
+                    power: Power::new(pw as u8),
                     kind,
                     loc,
                 });
@@ -85,7 +85,7 @@ fn orders_for(units: &[Unit], picks: &[(u8, u8, u8, u8, bool)]) -> Vec<(Power, O
             },
         };
         let power = if c.is_multiple_of(11) {
-            Power::ALL[c as usize % 7]
+            Power::new(c % 7)
         } else {
             u.power
         };

@@ -7,7 +7,7 @@
 #[path = "support/host_builder.rs"]
 mod host_builder;
 
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Map;
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
 use games::seam::{AiBudget, Game, Outcome};
 use std::collections::BTreeMap;
@@ -47,21 +47,21 @@ fn play_out(g: &mut Diplomacy, level: &str, seed: u64, limit: usize) -> usize {
 fn a_two_player_variant_seats_its_two_powers_and_leaves_the_rest_neutral() {
     let m = Map::standard();
     for (name, powers) in [
-        ("fva", [Power::France, Power::Austria]),
-        ("gvi", [Power::Germany, Power::Italy]),
-        ("etv", [Power::England, Power::Turkey]),
+        ("fva", [std_power("France"), std_power("Austria")]),
+        ("gvi", [std_power("Germany"), std_power("Italy")]),
+        ("etv", [std_power("England"), std_power("Turkey")]),
     ] {
         let options = variant(name);
         assert_eq!(Diplomacy::seat_count(&options), 2, "{name}");
         let g = Diplomacy::new_game(options, 1).unwrap();
         assert_eq!(g.playing_powers(), powers, "{name}");
-        assert_eq!(g.seat_name(0), powers[0].name());
-        assert_eq!(g.seat_name(1), powers[1].name());
+        assert_eq!(g.seat_name(0), m.power_name(powers[0]));
+        assert_eq!(g.seat_name(1), m.power_name(powers[1]));
         assert_eq!(g.awaiting(), [0, 1]);
         // 3 home centres each; the other 28 centres are neutral.
-        for p in Power::ALL {
+        for p in m.powers() {
             let expected = if powers.contains(&p) { 3 } else { 0 };
-            assert_eq!(g.centre_count(p), expected, "{name}: {p}");
+            assert_eq!(g.centre_count(p), expected, "{name}: {p:?}");
         }
         let neutral = m
             .supply_centres()
@@ -71,9 +71,9 @@ fn a_two_player_variant_seats_its_two_powers_and_leaves_the_rest_neutral() {
         assert_eq!(g.units().len(), 6, "{name}");
         // The board lists only the two powers.
         let board = g.view(None).board;
-        for p in Power::ALL {
+        for p in m.powers() {
             assert_eq!(
-                board.contains(p.name()),
+                board.contains(m.power_name(p)),
                 powers.contains(&p),
                 "{name}: {board}"
             );
@@ -91,11 +91,15 @@ fn a_subset_of_the_classic_powers_plays_with_the_others_neutral() {
     let g = Diplomacy::new_game(options, 1).unwrap();
     assert_eq!(
         g.playing_powers(),
-        [Power::Russia, Power::Turkey, Power::Austria]
+        [
+            std_power("Russia"),
+            std_power("Turkey"),
+            std_power("Austria")
+        ]
     );
     assert_eq!(g.units().len(), 4 + 3 + 3);
-    assert_eq!(g.centre_count(Power::Russia), 4);
-    assert_eq!(g.centre_count(Power::France), 0);
+    assert_eq!(g.centre_count(std_power("Russia")), 4);
+    assert_eq!(g.centre_count(std_power("France")), 0);
     // Seat 0 is Russia: its orders are Russia's.
     let a = g.parse_action(0, "A mos - ukr").unwrap();
     assert!(g.validate(0, &a).is_ok());
@@ -140,7 +144,7 @@ fn seeded_ai_games_of_each_variant_play_to_their_end() {
             let p = g.power_of_seat(seat).unwrap();
             assert!(
                 g.centre_count(p) >= 18,
-                "{name}: {p} won with {}",
+                "{name}: {p:?} won with {}",
                 g.centre_count(p)
             );
         }
@@ -165,7 +169,10 @@ fn a_game_saved_before_variants_loads_with_all_seven_powers() {
     options.remove("variant");
     options.remove("powers");
     let old: Diplomacy = serde_json::from_value(json).unwrap();
-    assert_eq!(old.playing_powers(), Power::ALL);
+    assert_eq!(
+        old.playing_powers(),
+        Map::standard().powers().collect::<Vec<_>>()
+    );
     assert_eq!(old.awaiting().len(), 7);
 }
 
@@ -231,16 +238,23 @@ fn a_seat_missing_its_deadline_is_counted_against_its_own_power() {
     actions.insert(0, g.default_action(0));
     actions.insert(1, g.parse_action(1, "A vie - gal\ndone").unwrap());
     g.resolve(actions);
-    assert_eq!(g.missed_moves(Power::France), 1);
-    assert_eq!(g.missed_moves(Power::Austria), 0);
-    assert_eq!(g.missed_moves(Power::England), 0);
+    assert_eq!(g.missed_moves(std_power("France")), 1);
+    assert_eq!(g.missed_moves(std_power("Austria")), 0);
+    assert_eq!(g.missed_moves(std_power("England")), 0);
     // A second miss puts France, seat 0, in civil disorder, which leaves
     // Austria, seat 1, the last power playing: it wins.
     let mut actions = BTreeMap::new();
     actions.insert(0, g.default_action(0));
     actions.insert(1, g.parse_action(1, "done").unwrap());
     g.resolve(actions);
-    assert!(g.in_disorder(Power::France));
-    assert!(!g.in_disorder(Power::Austria));
+    assert!(g.in_disorder(std_power("France")));
+    assert!(!g.in_disorder(std_power("Austria")));
     assert_eq!(g.outcome(), Some(Outcome::Win(1)));
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

@@ -81,7 +81,7 @@ async fn a_diplomacy_game_posts_its_replay_once_when_it_ends_and_on_request() {
     let pos = render::diplomacy_position(state.as_ref(), &names).unwrap();
     assert!(
         pos.players
-            .contains(&(::games::diplomacy::geo::Power::Austria, "Alice".to_string())),
+            .contains(&(std_power("Austria"), "Alice".to_string())),
         "{:?}",
         pos.players
     );
@@ -162,4 +162,11 @@ async fn a_diplomacy_game_posts_its_replay_once_when_it_ends_and_on_request() {
         "a refusal is private: {refusals:?}"
     );
     h.finish().await;
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

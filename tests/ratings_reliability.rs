@@ -5,7 +5,6 @@
 mod support;
 
 use games::diplomacy::Diplomacy;
-use games::diplomacy::geo::Power;
 use host::{GameId, GameRules, Host, HostError, ManualClock, NewGame, Registry};
 use std::sync::Arc;
 use store::TimeoutPolicy;
@@ -83,7 +82,7 @@ fn a_takeover_checks_the_games_minimum_reliability_like_a_join() {
             ..GameRules::default()
         }),
     );
-    let ger = Power::Germany.index();
+    let ger = std_power("Germany").index();
     host.forfeit(id, &format!("u{ger}")).unwrap();
     assert_eq!(host.open_seats(id).unwrap(), vec![ger]);
     match host.takeover(id, "bob", "Bob", None) {
@@ -105,7 +104,7 @@ fn each_turn_counts_for_whoever_held_the_seat_then() {
     let clock = Arc::new(ManualClock::at(1_000_000));
     let host = new_host(dir.path(), clock.clone());
     let id = diplomacy(&host, "dip", None);
-    let ger = Power::Germany.index();
+    let ger = std_power("Germany").index();
     let leaver = format!("u{ger}");
     // Spring 1901: Germany's player lets the deadline pass, then leaves.
     support::host_builder::phase_missing(&host, &clock, id, &[&leaver]);
@@ -131,4 +130,11 @@ fn each_turn_counts_for_whoever_held_the_seat_then() {
     assert_eq!(r(&leaver).turns_awaited, 1);
     // Players who kept their seat count every phase they were awaited in.
     assert!(r("u0").turns_awaited >= 4, "{:?}", r("u0"));
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

@@ -523,11 +523,10 @@ fn pick_phase(records: &[Record], game_id: i64, n: usize) -> anyhow::Result<&Rec
 
 /// The position an `adjudicate` record describes (with its orders and their results if asked).
 pub fn record_position(
-    map: &Map,
+    map: &'static Map,
     rec: &Record,
     with_orders: bool,
 ) -> Result<render::diplomacy::MapPosition, String> {
-    use games::diplomacy::geo::Power;
     use games::diplomacy::record::{RecUnit, unit_from, units_from};
     check_record(map, rec)?;
     let units = units_from(map, &rec.units)?;
@@ -547,7 +546,8 @@ pub fn record_position(
         .collect::<Result<Vec<_>, _>>()?;
     let mut owners = vec![None; map.province_count()];
     for (p, cs) in &rec.supply_centers {
-        let power = Power::parse(p)
+        let power = map
+            .parse_power(p)
             .ok_or_else(|| format!("unknown power {}", p.chars().take(40).collect::<String>()))?;
         for c in cs {
             let l = map.loc_by_abbr(c).ok_or_else(|| {
@@ -564,7 +564,7 @@ pub fn record_position(
         let res = adjudicate_record(map, rec).ok();
         for (i, o) in rec.orders.iter().enumerate() {
             let (Some(power), Ok(order)) = (
-                Power::parse(&o.power),
+                map.parse_power(&o.power),
                 games::diplomacy::order::parse_order(map, &o.text),
             ) else {
                 continue;
@@ -581,6 +581,7 @@ pub fn record_position(
         None => rec.phase.clone(),
     };
     Ok(render::diplomacy::MapPosition {
+        map: games::diplomacy::geo::MapRef::new(map),
         title,
         units,
         dislodged,

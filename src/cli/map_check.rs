@@ -2,25 +2,14 @@
 //! organiser brings (its rules and the geometry its image is drawn from)
 //! and prints every problem found, each with its file and line.
 
+use crate::operator_maps::{BOARD_LINE_KINDS, line_kind, lines_of_kinds};
 use games::diplomacy::geo::{Map, MapProblem, RULE_LINE_KINDS, check_map_rules};
 use render::diplomacy_board::Board;
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The largest map file read (the standard board's geometry is 190 kB).
-pub const MAX_MAP_FILE_BYTES: usize = 4 * 1024 * 1024;
-
-/// The line kinds of a map's geometry (see `assets/diplomacy/standard-map.txt`).
-const BOARD_LINE_KINDS: [&str; 8] = [
-    "canvas",
-    "region",
-    "hole",
-    "unit",
-    "label",
-    "sc",
-    "dislodged",
-    "strait",
-];
+/// The largest map file read, as for installed maps.
+pub const MAX_MAP_FILE_BYTES: usize = crate::operator_maps::MAX_MAP_FILE_BYTES as usize;
 
 /// The files of one map, read whole: where each file's lines start in the
 /// lines of all of them together.
@@ -66,17 +55,7 @@ impl MapFiles {
     /// The text of the lines whose kind is in `kinds`, the others left
     /// empty so that line numbers stay those of all files together.
     fn lines_of_kinds(&self, kinds: &[&str]) -> String {
-        self.lines
-            .iter()
-            .map(|l| {
-                if kinds.contains(&line_kind(l)) {
-                    l.as_str()
-                } else {
-                    ""
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        lines_of_kinds(self.lines.iter().map(String::as_str), kinds)
     }
 
     /// Lines that are neither rules, nor geometry, nor a comment.
@@ -101,16 +80,6 @@ impl MapFiles {
     }
 }
 
-/// A line's first word, before any `#` comment ("" for a blank line).
-fn line_kind(line: &str) -> &str {
-    line.split('#')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-}
-
 /// Checks the map made of `files` together; prints every problem, or a
 /// summary of the valid map. Fails when a problem was found.
 pub fn run(files: &[PathBuf], out: &mut impl Write) -> anyhow::Result<()> {
@@ -118,6 +87,9 @@ pub fn run(files: &[PathBuf], out: &mut impl Write) -> anyhow::Result<()> {
     let mut problems = map_files.unknown_lines();
     let (rule_problems, map) = check_map_rules(&map_files.lines_of_kinds(&RULE_LINE_KINDS));
     problems.extend(rule_problems);
+    // The board keeps a `&'static` map, as the bot's do; this command
+    // checks one map and exits, so keeping it for the process costs nothing.
+    let map: Option<&'static Map> = map.map(|m| &*Box::leak(Box::new(m)));
     let board = map
         .as_ref()
         .and_then(|map| check_board(&map_files, map, &mut problems));
@@ -132,14 +104,18 @@ pub fn run(files: &[PathBuf], out: &mut impl Write) -> anyhow::Result<()> {
         );
     }
     if let (Some(map), Some(board)) = (map, board) {
-        writeln!(out, "{}", summary(&map, &board))?;
+        writeln!(out, "{}", summary(map, &board))?;
     }
     Ok(())
 }
 
 /// The geometry's problems (added to `problems`), and the board when it
 /// has none.
-fn check_board(map_files: &MapFiles, map: &Map, problems: &mut Vec<MapProblem>) -> Option<Board> {
+fn check_board(
+    map_files: &MapFiles,
+    map: &'static Map,
+    problems: &mut Vec<MapProblem>,
+) -> Option<Board> {
     let text = map_files.lines_of_kinds(&BOARD_LINE_KINDS);
     if text.trim().is_empty() {
         problems.push(MapProblem {
@@ -172,13 +148,22 @@ fn check_board(map_files: &MapFiles, map: &Map, problems: &mut Vec<MapProblem>) 
 fn summary(map: &Map, board: &Board) -> String {
     let centres = map.supply_centres().count();
     let homes = map.provinces().iter().filter(|p| p.home.is_some()).count();
-    let mut powers: Vec<_> = map.provinces().iter().filter_map(|p| p.home).collect();
-    powers.sort();
-    powers.dedup();
+    let variants: Vec<&str> = map.variants().iter().map(|v| v.id.as_str()).collect();
+    let variants = if variants.is_empty() {
+        String::new()
+    } else {
+        format!(", variants {}", variants.join(", "))
+    };
     format!(
-        "The map is valid: {} provinces ({centres} supply centres, {homes} of them home centres of {} powers), {} places a unit can stand, {} army and {} fleet edges; a {}×{} board of {} regions.",
+        "The map `{}` ({}) is valid: {} powers ({}), {} starting units, first year {}, {} centres to win{variants}; {} provinces ({centres} supply centres, {homes} of them home centres), {} places a unit can stand, {} army and {} fleet edges; a {}×{} board of {} regions.",
+        map.id(),
+        map.title(),
+        map.power_count(),
+        map.power_names(),
+        map.starting_units().len(),
+        map.start_year(),
+        map.victory_centres(),
         map.province_count(),
-        powers.len(),
         map.location_count(),
         map.army_edge_count(),
         map.fleet_edge_count(),

@@ -140,7 +140,7 @@ fn parse_recipients(
         on_board
             .iter()
             .filter(|&&p| p != sender)
-            .map(|p| p.name())
+            .map(|&p| game.power_name(p))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -155,7 +155,7 @@ fn parse_recipients(
         .filter(|w| !w.is_empty())
     {
         let shown: String = word.chars().take(30).collect();
-        let p = Power::parse(word).ok_or_else(|| {
+        let p = game.map().parse_power(word).ok_or_else(|| {
             refuse(
                 format!("`{shown}` is not a power."),
                 format!(
@@ -166,13 +166,13 @@ fn parse_recipients(
         })?;
         if !on_board.contains(&p) {
             return Err(refuse(
-                format!("{} is not on the board in this game.", p.name()),
+                format!("{} is not on the board in this game.", game.power_name(p)),
                 format!("The other powers are {}.", board_list()),
             ));
         }
         if p == sender {
             return Err(refuse(
-                format!("That is you ({}).", p.name()),
+                format!("That is you ({}).", game.power_name(p)),
                 format!("Press goes to other powers: {}.", board_list()),
             ));
         }
@@ -261,7 +261,7 @@ impl Host {
             })?;
             if !game.alive(sender) {
                 return Err(refuse(
-                    format!("{} is out of the game.", sender.name()),
+                    format!("{} is out of the game.", game.power_name(sender)),
                     "Eliminated powers send no press.",
                 ));
             }
@@ -272,7 +272,7 @@ impl Host {
             let mut sent = PressSent {
                 game_id,
                 rule,
-                from: sender.name().to_string(),
+                from: game.power_name(sender).to_string(),
                 to_all,
                 delivered: Vec::new(),
                 to_ai: Vec::new(),
@@ -280,6 +280,7 @@ impl Host {
             };
             let phase = game.phase_name();
             let header = press_header(
+                &game,
                 &row,
                 &seats,
                 seat,
@@ -294,7 +295,7 @@ impl Host {
             let addressed: Vec<String> = recipients
                 .iter()
                 .filter(|p| game.alive(**p))
-                .map(|p| p.name().to_string())
+                .map(|&p| game.power_name(p).to_string())
                 .collect();
             tx.insert_press(&NewPressRow {
                 game_id,
@@ -325,7 +326,7 @@ impl Host {
         sent: &mut PressSent,
     ) -> Result<(), HostError> {
         for &p in recipients {
-            let name = p.name().to_string();
+            let name = game.power_name(p).to_string();
             if !game.alive(p) {
                 sent.eliminated.push(name);
                 continue;
@@ -419,6 +420,7 @@ impl Host {
 /// and the phase. Under `anonymous` nothing in it depends on who plays.
 #[allow(clippy::too_many_arguments)]
 fn press_header(
+    game: &Diplomacy,
     row: &GameRow,
     seats: &[SeatRow],
     seat: Seat,
@@ -429,14 +431,14 @@ fn press_header(
     phase: &str,
 ) -> String {
     let from = match rule {
-        PressRule::Anonymous => sender.name().to_string(),
+        PressRule::Anonymous => game.power_name(sender).to_string(),
         _ => {
             let name = seats
                 .iter()
                 .find(|s| s.seat == seat)
                 .map(|s| header_name(&s.display_name))
                 .unwrap_or_default();
-            format!("{} ({name})", sender.name())
+            format!("{} ({name})", game.power_name(sender))
         }
     };
     let to = if to_all {
@@ -444,7 +446,7 @@ fn press_header(
     } else {
         recipients
             .iter()
-            .map(|p| p.name())
+            .map(|&p| game.power_name(p))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -538,7 +540,7 @@ fn check_recipients(
     }
     if !to_all && let Some(out) = recipients.iter().find(|&&p| !game.alive(p)) {
         return Err(refuse(
-            format!("{} is out of the game.", out.name()),
+            format!("{} is out of the game.", game.power_name(*out)),
             "Eliminated powers receive no press; write to the powers still playing.",
         ));
     }

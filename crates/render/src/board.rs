@@ -9,7 +9,7 @@ use super::RenderError;
 use super::diplomacy::{MapPosition, render_position_png};
 use super::puzzle::render_puzzle_png;
 use games::diplomacy::game::PhaseDetail;
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Power;
 use games::diplomacy::judge::{
     PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
@@ -217,7 +217,7 @@ fn orders_png_judged(
     }
     Some((|| {
         let g: Diplomacy = decode(before)?;
-        let m = Map::standard();
+        let m = g.map();
         let mut orders = Vec::new();
         for (&seat, action) in actions {
             let Some(p) = g.power_of_seat(seat) else {
@@ -272,6 +272,11 @@ fn draw_orders(
 
 #[cfg(test)]
 mod tests {
+    fn std_power(name: &str) -> games::diplomacy::geo::Power {
+        games::diplomacy::geo::Map::standard()
+            .parse_power(name)
+            .unwrap()
+    }
     use super::*;
     use host::Registry;
     use serde_json::json;
@@ -395,16 +400,16 @@ mod tests {
         let fall: PhaseDetail = serde_json::from_value(fall_detail.unwrap()).unwrap();
         assert_eq!(fall.phase, Some(PhaseKind::Movement));
         assert_eq!(fall.dislodged.len(), 1);
-        assert_eq!(fall.dislodged[0].unit.power, Power::Germany);
+        assert_eq!(fall.dislodged[0].unit.power, std_power("Germany"));
         assert!(
             fall.orders
                 .iter()
-                .any(|o| o.power == Power::France && o.success)
+                .any(|o| o.power == std_power("France") && o.success)
         );
         assert!(
             fall.orders
                 .iter()
-                .any(|o| o.power == Power::Germany && !o.success && o.reason.is_some())
+                .any(|o| o.power == std_power("Germany") && !o.success && o.reason.is_some())
         );
     }
 

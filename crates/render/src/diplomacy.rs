@@ -14,51 +14,50 @@ use super::RenderError;
 // layout read, so they live below both; re-exported under their old paths.
 pub use super::diplomacy_board::{
     BOARD_DATA, Board, BoardError, HEIGHT, MapPosition, Owner, Region, Strait, WIDTH, board,
+    board_for, install_board,
 };
 use super::diplomacy_layout::{
     OrderShape, dislodged_pt, label_text, order_shape, place_labels, unit_pt,
 };
 use super::svg::{FONT_FAMILY, escape, svg_to_png};
 use games::diplomacy::Diplomacy;
-use games::diplomacy::geo::{Map, Power, Terrain};
+use games::diplomacy::geo::{Map, Power, PowerInfo, Terrain};
 use games::diplomacy::order::{Order, Unit, UnitKind};
 use std::fmt::Write;
-use std::sync::OnceLock;
 
-/// The colour of a power's units, its tint for land it holds, and the
-/// colour of the initial written on its tokens.
+/// The colour of a power's units and its tint for land it holds, from its
+/// map's `power` line.
 ///
-/// Based on the Okabe-Ito palette, which stays distinct under the common
-/// forms of colour blindness; each power keeps the hue players know it by
-/// (Austria red, England blue, France light blue, Germany black, Italy
-/// green, Russia purple, Turkey yellow-orange), and every token also carries
-/// the power's initial, so colour is never the only cue.
-pub fn power_colour(p: Power) -> (&'static str, &'static str) {
-    let (unit, tint, _) = power_style(p);
+/// The standard map's colours are the Okabe-Ito palette, which stays
+/// distinct under the common forms of colour blindness; each power keeps
+/// the hue players know it by (Austria red, England blue, France light
+/// blue, Germany black, Italy green, Russia purple, Turkey yellow-orange),
+/// and every token also carries the power's initial, so colour is never the
+/// only cue.
+pub fn power_colour(m: &Map, p: Power) -> (&str, &str) {
+    let (unit, tint, _) = power_style(m, p);
     (unit, tint)
 }
 
 /// A power's unit colour, tint and the colour of text on its unit colour.
-pub fn power_style(p: Power) -> (&'static str, &'static str, &'static str) {
-    match p {
-        Power::Austria => ("#d55e00", "#f2c4a3", "#ffffff"),
-        Power::England => ("#0072b2", "#a9cde6", "#ffffff"),
-        Power::France => ("#56b4e9", "#cbe8f8", "#000000"),
-        Power::Germany => ("#303030", "#bdbdbd", "#ffffff"),
-        Power::Italy => ("#009e73", "#a6dcc9", "#ffffff"),
-        Power::Russia => ("#cc79a7", "#ecd0e0", "#000000"),
-        Power::Turkey => ("#e69f00", "#f6dc9c", "#000000"),
+pub fn power_style(m: &Map, p: Power) -> (&str, &str, &str) {
+    match m.power_table().get(p.index()) {
+        Some(PowerInfo {
+            colour, tint, text, ..
+        }) => (colour, tint, text),
+        None => ("#808080", "#d0d0d0", "#000000"),
     }
 }
 
 /// The initial written on a power's tokens.
-pub fn power_initial(p: Power) -> char {
-    p.name().chars().next().unwrap_or('?')
+pub fn power_initial(m: &Map, p: Power) -> char {
+    m.power_name(p).chars().next().unwrap_or('?')
 }
 
 /// Height of the strip under the board with the phase title and the legend.
 pub const LEGEND_HEIGHT: f64 = 96.0;
-/// Height of the whole image: the board and the legend strip under it.
+/// Height of the whole standard map image: the board and the legend strip
+/// under it (another map's is its canvas height plus [`LEGEND_HEIGHT`]).
 pub const IMAGE_HEIGHT: f64 = HEIGHT + LEGEND_HEIGHT;
 
 const SEA: &str = "#9fc5e8";
@@ -70,42 +69,25 @@ const IMPASSABLE: &str = "#a9a9a9";
 const FOG_LAND: &str = "#b3ada1";
 const FOG_SEA: &str = "#a9b5bf";
 
-/// SVG path data of one region (even-odd fill makes the holes).
-fn region_path(r: &Region) -> String {
-    let mut d = String::new();
-    for ring in &r.rings {
-        for (k, (x, y)) in ring.iter().enumerate() {
-            let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
-        }
-        d.push('Z');
-    }
-    d
-}
-
-/// The path data of every region, the same for every position: built once.
-fn region_paths() -> Result<&'static Vec<String>, RenderError> {
-    static P: OnceLock<Vec<String>> = OnceLock::new();
-    let b = board()?;
-    Ok(P.get_or_init(|| b.regions.iter().map(region_path).collect()))
-}
-
 /// The SVG document of a position: the board, then the legend strip under it.
 pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
-    let b = board()?;
-    let paths = region_paths()?;
+    let b = board_for(&pos.map)?;
+    let paths = &b.paths;
+    let (width, height) = b.size;
+    let image_height = height + LEGEND_HEIGHT;
     let mut s = String::with_capacity(512 * 1024);
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{IMAGE_HEIGHT}" viewBox="0 0 {WIDTH} {IMAGE_HEIGHT}" font-family="{FONT_FAMILY}">"#
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{image_height}" viewBox="0 0 {width} {image_height}" font-family="{FONT_FAMILY}">"#
     );
     s.push_str(r##"<defs><marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#111"/></marker></defs>"##);
     let _ = write!(
         s,
-        r#"<rect width="{WIDTH}" height="{HEIGHT}" fill="{OFFBOARD_SEA}"/>"#
+        r#"<rect width="{width}" height="{height}" fill="{OFFBOARD_SEA}"/>"#
     );
     // Bottom to top: ground, borders, straits, centres, names, retreats,
     // orders, units; then the legend.
-    draw_regions(&mut s, b, paths, &province_fills(pos));
+    draw_regions(&mut s, b, paths, &province_fills(b.map, pos));
     draw_borders(&mut s, b, paths);
     draw_straits(&mut s, b);
     draw_centres(&mut s, b, pos);
@@ -115,19 +97,18 @@ pub fn diplomacy_svg(pos: &MapPosition) -> Result<String, RenderError> {
     for (power, o, ok) in &pos.orders {
         draw_order(&mut s, b, o, *ok, pos);
         if let Order::Build { unit, at } = o {
-            build_token(&mut s, *power, *unit, unit_pt(b, *at));
+            build_token(&mut s, b.map, *power, *unit, unit_pt(b, *at));
         }
     }
     draw_units(&mut s, b, pos);
-    legend(&mut s, pos);
+    legend(&mut s, b, pos);
     s.push_str("</svg>");
     Ok(s)
 }
 
 /// Fill colour per province: its terrain, then the power whose unit stands
 /// there (land only), then the owner of its centre.
-fn province_fills(pos: &MapPosition) -> Vec<&'static str> {
-    let m = Map::standard();
+fn province_fills<'m>(m: &'m Map, pos: &MapPosition) -> Vec<&'m str> {
     let mut fill: Vec<&str> = vec![LAND; m.province_count()];
     for (p, prov) in m.provinces().iter().enumerate() {
         fill[p] = match prov.terrain {
@@ -139,14 +120,14 @@ fn province_fills(pos: &MapPosition) -> Vec<&'static str> {
     for u in &pos.units {
         let p = m.prov_of(u.loc) as usize;
         if m.prov(p as u8).terrain != Terrain::Sea {
-            fill[p] = power_colour(u.power).1;
+            fill[p] = power_colour(m, u.power).1;
         }
     }
     for (p, o) in pos.owners.iter().enumerate() {
         if let Some(o) = o
             && p < fill.len()
         {
-            fill[p] = power_colour(*o).1;
+            fill[p] = power_colour(m, *o).1;
         }
     }
     // Fog of War: what the reader does not see is grey, whoever holds it.
@@ -179,7 +160,7 @@ fn draw_regions(s: &mut String, b: &Board, paths: &[String], fill: &[&str]) {
 /// Borders: land outlines, then sea outlines over them, so coasts and sea
 /// boundaries are blue and borders between land provinces are brown.
 fn draw_borders(s: &mut String, b: &Board, paths: &[String]) {
-    let m = Map::standard();
+    let m = b.map;
     let is_sea = |o: Owner| match o {
         Owner::Province(p) => m.is_sea(p),
         Owner::OffBoardSea => true,
@@ -241,7 +222,7 @@ fn draw_centres(s: &mut String, b: &Board, pos: &MapPosition) {
                     .get(p)
                     .copied()
                     .flatten()
-                    .map_or("#ffffff", |o| power_colour(o).0)
+                    .map_or("#ffffff", |o| power_colour(b.map, o).0)
             } else {
                 "#8a8478"
             };
@@ -255,7 +236,7 @@ fn draw_centres(s: &mut String, b: &Board, pos: &MapPosition) {
 
 /// Province names, placed clear of the tokens and orders drawn next.
 fn draw_names(s: &mut String, b: &Board, pos: &MapPosition) {
-    let m = Map::standard();
+    let m = b.map;
     let labels = place_labels(b, pos);
     s.push_str(r##"<g font-size="12" text-anchor="middle" stroke="#ffffff" stroke-opacity="0.7" stroke-width="2.5" paint-order="stroke" stroke-linejoin="round">"##);
     for (prov, at) in m.provinces().iter().zip(&labels) {
@@ -299,7 +280,7 @@ fn draw_units(s: &mut String, b: &Board, pos: &MapPosition) {
         } else {
             unit_pt(b, u.loc)
         };
-        let (col, _, ink) = power_style(u.power);
+        let (col, _, ink) = power_style(b.map, u.power);
         let ring = if dislodged {
             r##" stroke="#c00000" stroke-width="3" stroke-dasharray="4,2""##
         } else {
@@ -310,11 +291,11 @@ fn draw_units(s: &mut String, b: &Board, pos: &MapPosition) {
             s,
             r##"<text x="{x:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
             y + 5.0,
-            power_initial(u.power)
+            power_initial(b.map, u.power)
         );
     };
     // A unit in the fog is never drawn, whatever the position holds.
-    let m = Map::standard();
+    let m = b.map;
     let seen = |u: &&Unit| pos.sees(m.prov_of(u.loc));
     for u in pos.units.iter().filter(seen) {
         token(s, u, false);
@@ -341,8 +322,8 @@ fn token_svg(kind: UnitKind, c: (f64, f64), fill: &str, ring: &str) -> String {
 
 /// A Winter build: a faded token of the power's unit inside the dashed
 /// ring, with its initial, so a build says who builds what.
-fn build_token(s: &mut String, p: Power, kind: UnitKind, c: (f64, f64)) {
-    let (col, _, _) = power_style(p);
+fn build_token(s: &mut String, m: &Map, p: Power, kind: UnitKind, c: (f64, f64)) {
+    let (col, _, _) = power_style(m, p);
     s.push_str(&token_svg(
         kind,
         c,
@@ -354,7 +335,7 @@ fn build_token(s: &mut String, p: Power, kind: UnitKind, c: (f64, f64)) {
         r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="#111">{}</text>"##,
         c.0,
         c.1 + 5.0,
-        power_initial(p)
+        power_initial(m, p)
     );
 }
 
@@ -363,11 +344,11 @@ const LEGEND_NAME_CHARS: usize = 19;
 
 /// The strip under the board: the phase title, a key to the symbols, and
 /// per power its colour, initial, centre count and player.
-fn legend(s: &mut String, pos: &MapPosition) {
-    let top = HEIGHT;
+fn legend(s: &mut String, b: &Board, pos: &MapPosition) {
+    let (width, top) = b.size;
     let _ = write!(
         s,
-        r##"<rect x="0" y="{top}" width="{WIDTH}" height="{LEGEND_HEIGHT}" fill="#f7f4ec"/><line x1="0" y1="{top}" x2="{WIDTH}" y2="{top}" stroke="#3a2f1e" stroke-width="2"/>"##
+        r##"<rect x="0" y="{top}" width="{width}" height="{LEGEND_HEIGHT}" fill="#f7f4ec"/><line x1="0" y1="{top}" x2="{width}" y2="{top}" stroke="#3a2f1e" stroke-width="2"/>"##
     );
     let _ = write!(
         s,
@@ -375,18 +356,21 @@ fn legend(s: &mut String, pos: &MapPosition) {
         top + 24.0,
         escape(&truncate(&pos.title, 52))
     );
-    legend_key(s, top + 19.0);
+    legend_key(s, width - KEY_WIDTH, top + 19.0);
     // One cell per power.
-    let cell_w = WIDTH / 7.0;
+    let cell_w = width / b.map.power_count().max(1) as f64;
     let y0 = top + 36.0;
-    for (i, p) in Power::ALL.iter().enumerate() {
-        legend_power_cell(s, pos, *p, i as f64 * cell_w, y0, cell_w);
+    for (i, p) in b.map.powers().enumerate() {
+        legend_power_cell(s, b.map, pos, p, i as f64 * cell_w, y0, cell_w);
     }
 }
 
+/// The width the key to the symbols takes, with its margin on the right.
+const KEY_WIDTH: f64 = 553.0;
+
 /// The key to the symbols, right-aligned on the legend's title row at `ky`.
-fn legend_key(s: &mut String, ky: f64) {
-    let mut x = 640.0;
+fn legend_key(s: &mut String, x0: f64, ky: f64) {
+    let mut x = x0;
     for (kind, word, width) in [
         (UnitKind::Army, "army", 62.0),
         (UnitKind::Fleet, "fleet", 70.0),
@@ -437,8 +421,16 @@ fn legend_key(s: &mut String, ky: f64) {
 
 /// One power's cell of the legend, `cell_w` wide from `x0`: its colour,
 /// initial, centre count and player.
-fn legend_power_cell(s: &mut String, pos: &MapPosition, p: Power, x0: f64, y0: f64, cell_w: f64) {
-    let (col, tint, ink) = power_style(p);
+fn legend_power_cell(
+    s: &mut String,
+    m: &Map,
+    pos: &MapPosition,
+    p: Power,
+    x0: f64,
+    y0: f64,
+    cell_w: f64,
+) {
+    let (col, tint, ink) = power_style(m, p);
     let centres = pos.owners.iter().filter(|o| **o == Some(p)).count();
     let _ = write!(
         s,
@@ -458,14 +450,14 @@ fn legend_power_cell(s: &mut String, pos: &MapPosition, p: Power, x0: f64, y0: f
         r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="{ink}">{}</text>"##,
         c.0,
         c.1 + 5.0,
-        power_initial(p)
+        power_initial(m, p)
     );
     let _ = write!(
         s,
         r##"<text x="{:.1}" y="{:.0}" font-size="13" fill="#111">{} {centres} SC</text>"##,
         x0 + 38.0,
         y0 + 21.0,
-        p.name()
+        m.power_name(p)
     );
     let player = pos
         .players

@@ -5,16 +5,21 @@
 
 use super::RenderError;
 use games::diplomacy::Diplomacy;
-use games::diplomacy::geo::{Bits, Map, Power};
+use games::diplomacy::geo::{Bits, Map, MapRef, Power, find_map};
 use games::diplomacy::order::{Order, OrderKind, Unit};
-use std::sync::OnceLock;
+use std::fmt::Write;
+use std::sync::{OnceLock, RwLock};
 
-/// The generated board geometry (see `tools/diplomacy-map/README.md`).
+/// The standard map's generated board geometry (see `tools/diplomacy-map/README.md`).
 pub static BOARD_DATA: &str = include_str!("../../../assets/diplomacy/standard-map.txt");
 
-/// Canvas width (the board data's `canvas` line; the board test checks they agree).
+/// The geometry of each bundled map, by map id.
+const BUNDLED_BOARDS: [(&str, &str); 1] = [("standard", BOARD_DATA)];
+
+/// The standard board's canvas width (its `canvas` line; the board test
+/// checks they agree). Other maps have their own ([`Board::size`]).
 pub const WIDTH: f64 = 1193.0;
-/// Canvas height.
+/// The standard board's canvas height.
 pub const HEIGHT: f64 = 1139.0;
 
 /// Whose ground a region of the board is.
@@ -37,9 +42,14 @@ pub struct Region {
     pub rings: Vec<Vec<(f64, f64)>>,
 }
 
-/// The board geometry, parsed from [`BOARD_DATA`].
+/// A map's board geometry, parsed from its data ([`BOARD_DATA`] for the
+/// standard map).
 #[derive(Debug, Clone)]
 pub struct Board {
+    /// The map it draws.
+    pub map: &'static Map,
+    /// SVG path data of each region (even-odd fill makes the holes).
+    pub paths: Vec<String>,
     /// Canvas width and height in pixels.
     pub size: (f64, f64),
     /// Every polygon: together they tile the canvas.
@@ -82,7 +92,7 @@ pub struct BoardError {
 impl Board {
     /// Parses board data for `map`: every province needs a region, every
     /// location a unit point, every province a label, every centre a marker.
-    pub fn parse(text: &str, map: &Map) -> Result<Board, BoardError> {
+    pub fn parse(text: &str, map: &'static Map) -> Result<Board, BoardError> {
         let mut partial = PartialBoard {
             size: None,
             regions: Vec::new(),
@@ -241,7 +251,7 @@ impl PartialBoard {
 
     /// The board, once every province has a region, label and dislodged
     /// point, every location a unit point and exactly the centres a marker.
-    fn complete(self, map: &Map) -> Result<Board, BoardError> {
+    fn complete(self, map: &'static Map) -> Result<Board, BoardError> {
         let err = board_error;
         let PartialBoard {
             size,
@@ -306,6 +316,8 @@ impl PartialBoard {
             }
         }
         Ok(Board {
+            map,
+            paths: regions.iter().map(region_path).collect(),
             size,
             regions,
             unit,
@@ -360,17 +372,78 @@ fn inside_rings(rings: &[Vec<(f64, f64)>], at: (f64, f64)) -> bool {
     inside
 }
 
+/// SVG path data of one region (even-odd fill makes the holes).
+fn region_path(r: &Region) -> String {
+    let mut d = String::new();
+    for ring in &r.rings {
+        for (k, (x, y)) in ring.iter().enumerate() {
+            let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+        }
+        d.push('Z');
+    }
+    d
+}
+
 /// The standard board, parsed once.
 pub fn board() -> Result<&'static Board, RenderError> {
-    static B: OnceLock<Result<Board, BoardError>> = OnceLock::new();
-    B.get_or_init(|| Board::parse(BOARD_DATA, Map::standard()))
-        .as_ref()
-        .map_err(|e| RenderError::State(e.to_string()))
+    board_for(Map::standard())
+}
+
+/// Boards parsed so far (bundled, on first use) and installed, by map id.
+fn boards() -> &'static RwLock<Vec<(String, &'static Board)>> {
+    static BOARDS: OnceLock<RwLock<Vec<(String, &'static Board)>>> = OnceLock::new();
+    BOARDS.get_or_init(|| RwLock::new(Vec::new()))
+}
+
+/// The board of `map`: its bundled geometry, or the geometry the operator
+/// installed with it ([`install_board`]). A map without geometry has no
+/// image; the error says so.
+pub fn board_for(map: &Map) -> Result<&'static Board, RenderError> {
+    let known = |list: &[(String, &'static Board)]| {
+        list.iter().find(|(id, _)| id == map.id()).map(|(_, b)| *b)
+    };
+    if let Some(b) = known(&boards().read().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(b);
+    }
+    let Some((_, text)) = BUNDLED_BOARDS.iter().find(|(id, _)| *id == map.id()) else {
+        return Err(RenderError::State(format!(
+            "the map {} has no board geometry, so it has no image",
+            map.id()
+        )));
+    };
+    let Some(registered) = find_map(map.id()) else {
+        return Err(RenderError::State(format!(
+            "the map {} is not loaded",
+            map.id()
+        )));
+    };
+    let parsed = Board::parse(text, registered).map_err(|e| RenderError::State(e.to_string()))?;
+    Ok(remember(parsed))
+}
+
+/// Keeps a parsed board for the life of the process (the first one kept
+/// for an id wins, so two threads parsing at once agree).
+fn remember(board: Board) -> &'static Board {
+    let mut list = boards().write().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, b)) = list.iter().find(|(id, _)| id == board.map.id()) {
+        return b;
+    }
+    let leaked: &'static Board = Box::leak(Box::new(board));
+    list.push((leaked.map.id().to_string(), leaked));
+    leaked
+}
+
+/// Parses the geometry an operator supplied with an installed map and
+/// draws that map with it from now on.
+pub fn install_board(map: &'static Map, text: &str) -> Result<&'static Board, BoardError> {
+    Ok(remember(Board::parse(text, map)?))
 }
 
 /// A position to draw.
 #[derive(Debug, Clone, Default)]
 pub struct MapPosition {
+    /// The map it is on.
+    pub map: MapRef,
     /// Title line (phase name).
     pub title: String,
     /// Units on the board.
@@ -396,6 +469,7 @@ impl MapPosition {
     /// The current position of a game (no orders).
     pub fn of_game(g: &Diplomacy) -> MapPosition {
         MapPosition {
+            map: MapRef::new(g.map()),
             title: g.phase_name(),
             units: g.units().to_vec(),
             dislodged: g.dislodged().iter().map(|d| d.unit).collect(),
@@ -434,7 +508,7 @@ impl MapPosition {
 /// its owner (the retreat choices of the owner's view).
 fn retreat_options(g: &Diplomacy) -> Vec<(u8, Vec<u8>)> {
     use games::seam::{ChoiceStyle, Game};
-    let m = Map::standard();
+    let m = g.map();
     let mut out: Vec<(u8, Vec<u8>)> = g
         .dislodged()
         .iter()

@@ -7,7 +7,6 @@
 //! test checks the placed names against tokens and arrows it computes itself.
 
 use super::diplomacy_board::{Board, MapPosition, Owner};
-use games::diplomacy::geo::Map;
 use games::diplomacy::order::{Order, OrderKind};
 
 /// A point on the canvas.
@@ -153,7 +152,7 @@ pub fn unit_pt(b: &Board, l: u8) -> Pt {
 
 /// Where a unit dislodged from location `l` is drawn.
 pub fn dislodged_pt(b: &Board, l: u8) -> Pt {
-    let p = Map::standard().prov_of(l);
+    let p = b.map.prov_of(l);
     b.dislodged.get(p as usize).copied().unwrap_or((0.0, 0.0))
 }
 
@@ -342,7 +341,7 @@ fn candidates() -> &'static [Pt] {
 /// province, then spots whose centre is inside it. A name with no clear spot
 /// keeps its authored point.
 pub fn place_labels(b: &Board, pos: &MapPosition) -> Vec<Pt> {
-    let m = Map::standard();
+    let m = b.map;
     let mut ob = obstacles(b, pos);
     let mut shapes: Vec<Vec<&[Vec<Pt>]>> = vec![Vec::new(); m.province_count()];
     for r in &b.regions {

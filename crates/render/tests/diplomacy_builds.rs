@@ -1,7 +1,7 @@
 //! Winter builds on the map say who builds what: a faded token of the
 //! power's colour and unit kind with its initial, inside the dashed ring.
 
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Map;
 use games::diplomacy::order::{Order, UnitKind};
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
 use games::seam::Game;
@@ -18,7 +18,7 @@ fn a_build_shows_the_powers_unit_kind_and_initial() {
     let plain = diplomacy_svg(&pos).unwrap();
     pos.orders = vec![
         (
-            Power::Russia,
+            std_power("Russia"),
             Order::Build {
                 unit: UnitKind::Army,
                 at: war,
@@ -26,7 +26,7 @@ fn a_build_shows_the_powers_unit_kind_and_initial() {
             true,
         ),
         (
-            Power::England,
+            std_power("England"),
             Order::Build {
                 unit: UnitKind::Fleet,
                 at: lon,
@@ -42,12 +42,12 @@ fn a_build_shows_the_powers_unit_kind_and_initial() {
     );
     let fleet = format!(
         r#"rx="4" fill="{}" fill-opacity="0.45""#,
-        power_style(Power::England).0
+        power_style(Map::standard(), std_power("England")).0
     );
     assert!(svg.contains(&fleet), "England's build is a fleet");
     let army = format!(
         r#"r="11" fill="{}" fill-opacity="0.45""#,
-        power_style(Power::Russia).0
+        power_style(Map::standard(), std_power("Russia")).0
     );
     assert!(svg.contains(&army), "Russia's build is an army");
     // Two more initials than without the builds.
@@ -58,4 +58,11 @@ fn a_build_shows_the_powers_unit_kind_and_initial() {
         let png = render::diplomacy::render_position_png(&pos).unwrap();
         std::fs::write("/tmp/diplomacy-builds.png", png).unwrap();
     }
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

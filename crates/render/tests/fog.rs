@@ -18,7 +18,7 @@ fn fog_game() -> Diplomacy {
 fn initials(svg: &str, power: Power) -> usize {
     svg.matches(&format!(
         ">{}</text>",
-        render::diplomacy::power_initial(power)
+        render::diplomacy::power_initial(games::diplomacy::geo::Map::standard(), power)
     ))
     .count()
 }
@@ -27,8 +27,8 @@ fn initials(svg: &str, power: Power) -> usize {
 fn a_power_map_draws_only_the_units_it_sees() {
     let g = fog_game();
     let m = Map::standard();
-    let england = MapPosition::seen_by(&g, Power::England);
-    let seen = g.visible_provinces(Power::England);
+    let england = MapPosition::seen_by(&g, std_power("England"));
+    let seen = g.visible_provinces(std_power("England"));
     assert_eq!(england.fog, Some(seen));
     assert!(
         england
@@ -45,12 +45,21 @@ fn a_power_map_draws_only_the_units_it_sees() {
         ..england.clone()
     })
     .unwrap();
-    for p in [Power::Turkey, Power::Russia, Power::France, Power::Germany] {
-        assert_eq!(initials(&svg, p), initials(&empty, p), "{p}'s units drawn");
+    for p in [
+        std_power("Turkey"),
+        std_power("Russia"),
+        std_power("France"),
+        std_power("Germany"),
+    ] {
+        assert_eq!(
+            initials(&svg, p),
+            initials(&empty, p),
+            "{p:?}'s units drawn"
+        );
     }
     assert_eq!(
-        initials(&svg, Power::England),
-        initials(&empty, Power::England) + 3
+        initials(&svg, std_power("England")),
+        initials(&empty, std_power("England")) + 3
     );
     // Even a position that holds a hidden unit does not draw it.
     let leaky = MapPosition {
@@ -58,12 +67,12 @@ fn a_power_map_draws_only_the_units_it_sees() {
         ..england.clone()
     };
     assert_eq!(
-        initials(&diplomacy_svg(&leaky).unwrap(), Power::Turkey),
-        initials(&empty, Power::Turkey)
+        initials(&diplomacy_svg(&leaky).unwrap(), std_power("Turkey")),
+        initials(&empty, std_power("Turkey"))
     );
     // Without fog the map is the whole position.
     let plain = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
-    let whole = MapPosition::seen_by(&plain, Power::England);
+    let whole = MapPosition::seen_by(&plain, std_power("England"));
     assert!(whole.fog.is_none() && whole.units.len() == 22);
     if let Ok(dir) = std::env::var("FOG_MAP_DIR") {
         // For looking at the images by eye.
@@ -72,11 +81,18 @@ fn a_power_map_draws_only_the_units_it_sees() {
             render_position_png(&england).unwrap(),
         )
         .unwrap();
-        let turkey = MapPosition::seen_by(&g, Power::Turkey);
+        let turkey = MapPosition::seen_by(&g, std_power("Turkey"));
         std::fs::write(
             format!("{dir}/fog-turkey.png"),
             render_position_png(&turkey).unwrap(),
         )
         .unwrap();
     }
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

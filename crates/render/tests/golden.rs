@@ -75,7 +75,14 @@ fn the_tolerance_catches_one_moved_unit_or_centre() {
     assert!(share > MAX_DIFFERING, "a moved army differs by {share}");
     let mut taken = opening();
     let ber = m.prov_by_abbr("ber").unwrap() as usize;
-    taken.owners[ber] = Some(games::diplomacy::geo::Power::Russia);
+    taken.owners[ber] = Some(std_power("Russia"));
     let share = differing(&draw(&taken), &golden);
     assert!(share > MAX_DIFFERING, "a centre taken differs by {share}");
+}
+
+/// A power of the standard map by name.
+fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
+    ::games::diplomacy::geo::Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
 }

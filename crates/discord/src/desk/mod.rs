@@ -21,7 +21,7 @@ use crate::ui::press::how_to;
 use crate::ui::text::when;
 use games::diplomacy::Diplomacy;
 use games::diplomacy::game::OrderChoice;
-use games::diplomacy::geo::{Map, Power};
+use games::diplomacy::geo::Power;
 use games::diplomacy::judge::PhaseKind;
 use games::diplomacy::order::{Order, OrderKind, unit_name};
 use games::seam::Game;
@@ -120,7 +120,7 @@ pub fn unordered_note(h: &host::Host, g: GameId, user: &str) -> String {
     let Ok(desk) = Desk::load(h, g, user) else {
         return String::new();
     };
-    let m = Map::standard();
+    let m = desk.game.map();
     let units: Vec<String> = desk
         .game
         .units_without_orders(desk.power, &[])
@@ -142,7 +142,7 @@ pub fn unordered_note(h: &host::Host, g: GameId, user: &str) -> String {
 /// Three example orders for the power's own units, taken from the legal
 /// lists: a move, a support and a hold where there are such orders.
 pub fn examples(g: &Diplomacy, power: Power) -> Vec<String> {
-    let m = Map::standard();
+    let m = g.map();
     let mut out = Vec::new();
     let units = g.orderable_units(power);
     let wanted = [OrderChoice::Move, OrderChoice::Support, OrderChoice::Hold];
@@ -176,7 +176,7 @@ pub fn examples(g: &Diplomacy, power: Power) -> Vec<String> {
 /// The first prompt of a game teaches in full; later ones are short.
 pub fn prompt_text(desk: &Desk, first: bool) -> String {
     let g = &desk.game;
-    let m = Map::standard();
+    let m = desk.game.map();
     let p = desk.power;
     let units: Vec<String> = g
         .units()
@@ -194,7 +194,7 @@ pub fn prompt_text(desk: &Desk, first: bool) -> String {
     let mut s = format!(
         "**Your move in diplomacy #{}: you are {}.** {}.\n",
         desk.game_id,
-        p.name(),
+        g.power_name(p),
         g.phase_name()
     );
     s.push_str(&format!(
@@ -270,7 +270,11 @@ pub fn prompt_rows(desk: &Desk) -> Vec<CreateActionRow> {
 pub fn orders_map(desk: &Desk) -> Result<CreateAttachment, BotError> {
     // Under Fog of War, only what the power sees.
     let mut pos = render::diplomacy::MapPosition::seen_by(&desk.game, desk.power);
-    pos.title = format!("{}: {}'s orders", pos.title, desk.power.name());
+    pos.title = format!(
+        "{}: {}'s orders",
+        pos.title,
+        desk.game.power_name(desk.power)
+    );
     pos.orders = desk
         .pending
         .iter()
@@ -284,12 +288,12 @@ pub fn orders_map(desk: &Desk) -> Result<CreateAttachment, BotError> {
 /// The private map's attachment: its PNG, described for screen readers
 /// with the power's pending orders.
 fn map_attachment(desk: &Desk, png: Vec<u8>) -> CreateAttachment {
-    let m = Map::standard();
+    let m = desk.game.map();
     let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
     CreateAttachment::bytes(png, "my_orders.png").description(messages::clip(
         &format!(
             "Map of {} at {} with your pending orders: {}",
-            desk.power.name(),
+            desk.game.power_name(desk.power),
             desk.game.phase_name(),
             if listed.is_empty() {
                 "none yet".to_string()
@@ -485,7 +489,7 @@ pub async fn handle(
 
 /// The units (or builds) to pick from, with what the desk says above them.
 fn unit_menu(desk: &Desk, head: &str) -> Answer {
-    let m = Map::standard();
+    let m = desk.game.map();
     let g = &desk.game;
     let units = g.orderable_units(desk.power);
     let mut text = head.to_string();
@@ -549,7 +553,7 @@ fn unit_menu(desk: &Desk, head: &str) -> Answer {
 
 /// The legal orders of one kind for the unit at `loc`.
 fn orders_of_kind(desk: &Desk, loc: &str, kind: OrderChoice) -> Vec<Order> {
-    let m = Map::standard();
+    let m = desk.game.map();
     let Some(l) = m.loc_by_abbr(loc) else {
         return Vec::new();
     };

@@ -8,7 +8,7 @@ use super::{submit, unit_menu};
 use crate::ui::components::encode_desk;
 use crate::{BotError, Data};
 use games::diplomacy::game::OrderChoice;
-use games::diplomacy::geo::Map;
+
 use games::diplomacy::order::{Order, loc_name, unit_name};
 use host::GameId;
 use poise::serenity_prelude::{ButtonStyle, CreateActionRow, CreateButton};
@@ -62,7 +62,7 @@ pub(super) async fn act(
 
 /// `map`: the player's pending orders, listed and drawn on the position.
 async fn show_orders_map(desk: Desk) -> Result<Answer, BotError> {
-    let m = Map::standard();
+    let m = desk.game.map();
     let listed: Vec<String> = desk.pending.iter().map(|o| o.canonical(m)).collect();
     let text = format!(
         "Your pending orders in diplomacy #{} ({}), drawn on the position now; only you see this:\n{}",
@@ -110,7 +110,7 @@ pub(super) fn ask_draw(game: GameId, turn: u32) -> Answer {
 
 /// `u`: a unit was picked; which kinds of order it may be given.
 fn choose_order_kind(desk: &Desk, value: &str) -> Answer {
-    let (game, turn, m) = (desk.game_id, desk.turn, Map::standard());
+    let (game, turn, m) = (desk.game_id, desk.turn, desk.game.map());
     let loc = value.strip_prefix("u:").unwrap_or_default().to_string();
     let legal = m
         .loc_by_abbr(&loc)
@@ -166,7 +166,7 @@ async fn choose_target(
     kind: &str,
     page: &str,
 ) -> Result<Answer, BotError> {
-    let (game, turn, m) = (desk.game_id, desk.turn, Map::standard());
+    let (game, turn, m) = (desk.game_id, desk.turn, desk.game.map());
     let kind = kind_by_label(kind)
         .ok_or_else(|| BotError::from(host::HostError::user("That menu is not one I know.")))?;
     let page: usize = page.parse().unwrap_or(0);
@@ -191,7 +191,7 @@ async fn choose_target(
                         .units()
                         .iter()
                         .find(|u| u.loc == *f)
-                        .map(|u| format!("{} ({})", unit_name(m, u), u.power.name()))
+                        .map(|u| format!("{} ({})", unit_name(m, u), desk.game.power_name(u.power)))
                         .unwrap_or_else(|| loc_name(m, *f));
                     (who, format!("f:{}", m.loc(*f).abbr))
                 })
@@ -238,7 +238,7 @@ async fn choose_target(
 
 /// `f`: the unit to support or convoy was picked; the orders that do so.
 fn choose_supported_order(desk: &Desk, loc: &str, kind: &str, value: &str) -> Answer {
-    let (game, turn, m) = (desk.game_id, desk.turn, Map::standard());
+    let (game, turn, m) = (desk.game_id, desk.turn, desk.game.map());
     let kind = kind_by_label(kind).unwrap_or(OrderChoice::Support);
     let from = value
         .strip_prefix("f:")

@@ -23,22 +23,20 @@
 
 use super::Diplomacy;
 use super::game::Season;
-use super::geo::{BitIter, Bits, Map, Power, ProvId};
+use super::geo::{BitIter, Bits, MAX_POWERS, Map, MapCache, Power, ProvId};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, Unit, UnitKind};
 use crate::diplomacy::DiplomacyAction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::OnceLock;
 
 /// Weights of a province's neighbourhood by distance (0 = the province itself).
 const SPREAD: [f64; 4] = [1.0, 0.35, 0.12, 0.04];
 
 /// All-pairs move distances for armies (`[0]`) and fleets (`[1]`), by province.
-fn distances() -> &'static [Vec<Vec<u8>>; 2] {
-    static D: OnceLock<[Vec<Vec<u8>>; 2]> = OnceLock::new();
-    D.get_or_init(|| {
-        let m = Map::standard();
+fn distances(m: &Map) -> &'static [Vec<Vec<u8>>; 2] {
+    static D: MapCache<[Vec<Vec<u8>>; 2]> = MapCache::new();
+    D.get(m, |m| {
         let n = m.province_count();
         let bfs = |adj: &dyn Fn(ProvId) -> Bits, from: usize| {
             let mut d = vec![u8::MAX; n];
@@ -86,10 +84,10 @@ struct Values {
 }
 
 fn values(g: &Diplomacy, power: Power) -> Values {
-    let m = Map::standard();
+    let m = g.map();
     let n = m.province_count();
     let owners = g.owners();
-    let mut counts = [0usize; 7];
+    let mut counts = [0usize; MAX_POWERS];
     for o in owners.iter().flatten() {
         counts[o.index()] += 1;
     }
@@ -118,7 +116,7 @@ fn values(g: &Diplomacy, power: Power) -> Values {
             base[p] *= 1.5;
         }
     }
-    let d = distances();
+    let d = distances(m);
     let spread = [0, 1].map(|k| {
         (0..n)
             .map(|p| {
@@ -141,7 +139,7 @@ fn values(g: &Diplomacy, power: Power) -> Values {
 /// The orders among `raw` that pass [`Diplomacy::check_line`] (a failing
 /// one is dropped: the unit holds).
 pub(super) fn checked(g: &Diplomacy, power: Power, raw: Vec<Order>) -> Vec<Order> {
-    let m = Map::standard();
+    let m = g.map();
     raw.into_iter()
         .filter(|o| g.check_line(power, &o.canonical(m)).is_ok())
         .collect()
@@ -188,7 +186,7 @@ fn movement(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
         .iter()
         .map(|u| candidate_destinations(g, power, &v, u, fall, rng))
         .collect();
-    let dest = assign_destinations(&mine, &cands);
+    let dest = assign_destinations(g.map(), &mine, &cands);
     orders_for_destinations(g, power, &v, &mine, &dest, fall)
 }
 
@@ -202,7 +200,7 @@ fn candidate_destinations(
     fall: bool,
     rng: &mut ChaCha8Rng,
 ) -> Vec<(f64, u8)> {
-    let m = Map::standard();
+    let m = g.map();
     let here = m.prov_of(u.loc);
     let k = kind_index(u.kind);
     let mut c: Vec<(f64, u8)> = Vec::new();
@@ -241,8 +239,7 @@ fn candidate_destinations(
 /// One destination per unit, the units with the best first candidate
 /// choosing first; no two units claim a province, and none moves into a
 /// province an own unit still stands in.
-fn assign_destinations(mine: &[Unit], cands: &[Vec<(f64, u8)>]) -> Vec<Option<u8>> {
-    let m = Map::standard();
+fn assign_destinations(m: &Map, mine: &[Unit], cands: &[Vec<(f64, u8)>]) -> Vec<Option<u8>> {
     let mut order: Vec<usize> = (0..mine.len()).collect();
     order.sort_by(|&a, &b| cands[b][0].0.total_cmp(&cands[a][0].0));
     let mut dest: Vec<Option<u8>> = vec![None; mine.len()];
@@ -281,7 +278,7 @@ fn orders_for_destinations(
     dest: &[Option<u8>],
     fall: bool,
 ) -> Vec<Order> {
-    let m = Map::standard();
+    let m = g.map();
     let mut out = Vec::new();
     let moving: Vec<(usize, u8)> = dest
         .iter()
@@ -344,7 +341,7 @@ fn orders_for_destinations(
 }
 
 fn retreats(g: &Diplomacy, power: Power) -> Vec<Order> {
-    let m = Map::standard();
+    let m = g.map();
     let v = values(g, power);
     let occ = g.occupied_provinces();
     let so = g.standoff_provinces();
@@ -375,7 +372,7 @@ fn retreats(g: &Diplomacy, power: Power) -> Vec<Order> {
 }
 
 fn adjustments(g: &Diplomacy, power: Power) -> Vec<Order> {
-    let m = Map::standard();
+    let m = g.map();
     let v = values(g, power);
     let n = adjustment_count(m, g.units(), g.owners(), power);
     let mut out = Vec::new();

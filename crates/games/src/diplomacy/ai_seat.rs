@@ -4,7 +4,7 @@
 
 use super::ai::{self, checked};
 use super::dumbbot;
-use super::game::{Diplomacy, DiplomacyAction, map};
+use super::game::{Diplomacy, DiplomacyAction};
 use super::geo::{BitIter, Bits, Power};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, UnitKind};
@@ -26,7 +26,7 @@ pub(super) fn action(
     budget: AiBudget,
     seed: u64,
 ) -> DiplomacyAction {
-    let m = map();
+    let m = g.map();
     let mut a = DiplomacyAction {
         ready: true,
         ai: true,

@@ -56,13 +56,12 @@
 
 use super::Diplomacy;
 use super::game::Season;
-use super::geo::{BitIter, Map, Power, ProvId, Terrain};
+use super::geo::{BitIter, MAX_POWERS, Map, MapCache, Power, ProvId, Terrain};
 use super::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use super::order::{Order, OrderKind, Unit, UnitKind};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::sync::OnceLock;
 
 /// Steps the proximity values spread (`proximity[0..10]`).
 const PROXIMITY_DEPTH: usize = 10;
@@ -103,10 +102,9 @@ fn kind_index(k: UnitKind) -> usize {
 /// grouped by province: `[kind][loc] = [(province, [locations of it])]`.
 type Graph = [Vec<Vec<(ProvId, Vec<u8>)>>; 2];
 
-fn graph() -> &'static Graph {
-    static G: OnceLock<Graph> = OnceLock::new();
-    G.get_or_init(|| {
-        let m = Map::standard();
+fn graph(m: &Map) -> &'static Graph {
+    static G: MapCache<Graph> = MapCache::new();
+    G.get(m, |m| {
         let n = m.location_count();
         let group = |locs: Vec<u8>| {
             let mut out: Vec<(ProvId, Vec<u8>)> = Vec::new();
@@ -168,11 +166,12 @@ pub struct Valuation {
     pub competition: Vec<u32>,
 }
 
-/// The size of each power (`x² + 4x + 16`), and of the neutral "power" at index 7.
-fn power_sizes(owners: &[Option<Power>], m: &Map) -> [f64; 8] {
-    let mut counts = [0f64; 8];
+/// The size of each power (`x² + 4x + 16`), and of the neutral "power" at
+/// index [`MAX_POWERS`].
+fn power_sizes(owners: &[Option<Power>], m: &Map) -> [f64; MAX_POWERS + 1] {
+    let mut counts = [0f64; MAX_POWERS + 1];
     for p in m.supply_centres() {
-        let i = owners[p as usize].map_or(7, Power::index);
+        let i = owners[p as usize].map_or(MAX_POWERS, Power::index);
         counts[i] += 1.0;
     }
     counts.map(|x| x * x + 4.0 * x + 16.0)
@@ -181,17 +180,17 @@ fn power_sizes(owners: &[Option<Power>], m: &Map) -> [f64; 8] {
 /// DumbBot's values for `power` given the units and centre owners, for a
 /// movement or retreat phase in `season`, or for Winter (builds/removals).
 pub fn valuation(
+    m: &Map,
     units: &[Unit],
     owners: &[Option<Power>],
     power: Power,
     season: Season,
 ) -> Valuation {
-    let m = Map::standard();
     let np = m.province_count();
     let nl = m.location_count();
     let size = power_sizes(owners, m);
     // Units that could be in each province next phase, by power.
-    let mut adjacent = vec![[0u32; 7]; np];
+    let mut adjacent = vec![[0u32; MAX_POWERS]; np];
     for u in units {
         for p in BitIter(reach(m, u)) {
             adjacent[p as usize][u.power.index()] += 1;
@@ -211,7 +210,7 @@ pub fn valuation(
                     .map(|u| size[u.power.index()])
                     .fold(0.0, f64::max);
             }
-            o => attack[pi] = size[o.map_or(7, Power::index)],
+            o => attack[pi] = size[o.map_or(MAX_POWERS, Power::index)],
         }
     }
     let (attack_w, defence_w, weights) = match season {
@@ -221,12 +220,12 @@ pub fn valuation(
         // (which equal the Fall proximity weights).
         Season::Winter => (SPRING_ATTACK, SPRING_DEFENCE, FALL_PROXIMITY),
     };
-    let g = graph();
+    let g = graph(m);
     let mut strength = vec![0u32; np];
     let mut competition = vec![0u32; np];
     for p in 0..np {
         strength[p] = adjacent[p][power.index()];
-        competition[p] = (0..7)
+        competition[p] = (0..m.power_count())
             .filter(|&i| i != power.index())
             .map(|i| adjacent[p][i])
             .max()
@@ -314,12 +313,12 @@ enum Plan {
 /// DumbBot's movement orders for `power`'s units among `units`, from its
 /// valuation `v`, drawing its random choices from `rng`.
 pub fn movement_orders(
+    m: &Map,
     units: &[Unit],
     power: Power,
     v: &Valuation,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Order> {
-    let m = Map::standard();
     let mine: Vec<Unit> = units.iter().copied().filter(|u| u.power == power).collect();
     let mut order: Vec<usize> = (0..mine.len()).collect();
     order.shuffle(rng);
@@ -439,8 +438,8 @@ fn decide(
 
 /// DumbBot's retreats for `power` (a random order of its dislodged units).
 fn retreat_orders(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
-    let m = Map::standard();
-    let v = valuation(g.units(), g.owners(), power, g.season());
+    let m = g.map();
+    let v = valuation(g.map(), g.units(), g.owners(), power, g.season());
     let occ = g.occupied_provinces();
     let so = g.standoff_provinces();
     let mut ds: Vec<_> = g
@@ -483,8 +482,8 @@ fn retreat_orders(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Orde
 
 /// DumbBot's builds or removals for `power`.
 fn adjustment_orders(g: &Diplomacy, power: Power, rng: &mut ChaCha8Rng) -> Vec<Order> {
-    let m = Map::standard();
-    let v = valuation(g.units(), g.owners(), power, Season::Winter);
+    let m = g.map();
+    let v = valuation(g.map(), g.units(), g.owners(), power, Season::Winter);
     let n = adjustment_count(m, g.units(), g.owners(), power);
     let mut out = Vec::new();
     if n > 0 {
@@ -538,8 +537,8 @@ pub fn orders(g: &Diplomacy, power: Power, seed: u64) -> Vec<Order> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     match g.phase() {
         PhaseKind::Movement => {
-            let v = valuation(g.units(), g.owners(), power, g.season());
-            movement_orders(g.units(), power, &v, &mut rng)
+            let v = valuation(g.map(), g.units(), g.owners(), power, g.season());
+            movement_orders(g.map(), g.units(), power, &v, &mut rng)
         }
         PhaseKind::Retreat => retreat_orders(g, power, &mut rng),
         PhaseKind::Adjustment => adjustment_orders(g, power, &mut rng),

@@ -3,9 +3,8 @@
 //! both, so the rules never call their own AIs.
 
 use super::ai_seat;
-use super::game::{
-    Diplomacy, DiplomacyAction, DiplomacyOptions, Season, is_fog_variant, map, setup,
-};
+use super::game::{Diplomacy, DiplomacyAction, DiplomacyOptions, Season, is_fog_variant, setup};
+use super::geo::{Map, MapRef, bundled_maps, find_map, installed_maps};
 use super::judge::PhaseKind;
 use crate::seam::{
     ActionError, AiBudget, Game, OptionsError, Outcome, Outstanding, Seat, TurnReport, View,
@@ -28,30 +27,39 @@ impl Game for Diplomacy {
     const DEFAULT_TURN_SECONDS: u64 = 86_400;
     const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
 
-    /// Seven in the classic game; a variant's or `powers`' count otherwise
-    /// (invalid options are refused by `new_game`, which says why).
+    /// The map's powers in the full game; a variant's or `powers`' count
+    /// otherwise (invalid options are refused by `new_game`, which says why).
     fn seat_count(options: &Self::Options) -> usize {
-        setup(map(), &options.variant, &options.powers).map_or(7, |s| s.powers.len())
+        let Ok(map) = map_of(options) else {
+            return Map::standard().power_count();
+        };
+        setup(map, &options.variant, &options.powers).map_or(map.power_count(), |s| s.powers.len())
     }
 
     fn new_game(mut options: Self::Options, seed: u64) -> Result<Self, OptionsError> {
         // `variant=fog` is the classic game with the `fog` option.
         options.fog |= is_fog_variant(&options.variant);
-        if options.victory_centres == 0 || options.victory_centres > 34 {
-            return Err(OptionsError(
-                "victory_centres must be between 1 and 34 (18 is standard).".into(),
-            ));
-        }
-        // The game starts in 1901 and ends after the Winter of `end_year`:
-        // an earlier year would end it after the first year while saying
-        // it ran to that year.
-        if let Some(y) = options.end_year.filter(|y| *y < 1901) {
+        let m = map_of(&options)?;
+        let centres = m.supply_centres().count() as u32;
+        if let Some(v) = options.victory_centres.filter(|v| *v == 0 || *v > centres) {
             return Err(OptionsError(format!(
-                "end_year {y} is before the game starts (1901); give 1901 or later, or leave it out for no limit."
+                "victory_centres {v} is not between 1 and the map's {centres} centres \
+                 ({} is the {} map's rule).",
+                m.victory_centres(),
+                m.title()
             )));
         }
-        let m = map();
+        // The game starts in the map's first year and ends after the Winter
+        // of `end_year`: an earlier year would end it after the first year
+        // while saying it ran to that year.
+        let first = m.start_year();
+        if let Some(y) = options.end_year.filter(|y| *y < first) {
+            return Err(OptionsError(format!(
+                "end_year {y} is before the game starts ({first}); give {first} or later, or leave it out for no limit."
+            )));
+        }
         let start = setup(m, &options.variant, &options.powers)?;
+        let powers = m.power_count();
         // The playing powers own their home centres; every other centre
         // starts neutral.
         let mut owners = vec![None; m.province_count()];
@@ -60,18 +68,19 @@ impl Game for Diplomacy {
         }
         Ok(Diplomacy {
             options,
+            map: MapRef::new(m),
             seats: start.powers,
-            year: 1901,
+            year: first,
             season: Season::Spring,
             phase: PhaseKind::Movement,
             units: start.units,
             owners,
             dislodged: Vec::new(),
             standoffs: Vec::new(),
-            draw_votes: [false; 7],
-            disorder: [false; 7],
-            missed_moves: [0; 7],
-            ai_held: [false; 7],
+            draw_votes: vec![false; powers],
+            disorder: vec![false; powers],
+            missed_moves: vec![0; powers],
+            ai_held: vec![false; powers],
             peak_centres: 0,
             still_years: 0,
             outcome: None,
@@ -82,7 +91,7 @@ impl Game for Diplomacy {
 
     fn seat_name(&self, seat: Seat) -> String {
         self.power_of_seat(seat)
-            .map(|p| p.name().to_string())
+            .map(|p| self.power_name(p).to_string())
             .unwrap_or_else(|| format!("Seat {seat}"))
     }
 
@@ -169,7 +178,8 @@ impl Game for Diplomacy {
             self.disorder[p.index()] = true;
             let _ = writeln!(
                 text,
-                "{p} has left the game; its units are in civil disorder."
+                "{} has left the game; its units are in civil disorder.",
+                self.power_name(p)
             );
             self.check_last_standing(&mut text);
         }
@@ -266,4 +276,24 @@ impl Game for Diplomacy {
             None => ai_seat::action(self, seat, level, budget, seed),
         }
     }
+}
+
+/// The map the `map` option names: bundled or installed by the operator.
+fn map_of(options: &DiplomacyOptions) -> Result<&'static Map, OptionsError> {
+    let id = options.map.trim();
+    if id.is_empty() {
+        return Ok(Map::standard());
+    }
+    find_map(id).ok_or_else(|| {
+        let known: Vec<String> = bundled_maps()
+            .into_iter()
+            .chain(installed_maps())
+            .map(|m| format!("`{}` ({})", m.id(), m.title()))
+            .collect();
+        OptionsError(format!(
+            "`{}` is not a map on this server. Maps: {}.",
+            super::order::quoted(id),
+            known.join(", ")
+        ))
+    })
 }

@@ -208,8 +208,9 @@ pub fn check_record(map: &Map, rec: &Record) -> Result<(), String> {
 /// fleet inland, a fleet in a split-coast province without its coast.
 pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
     use super::geo::Terrain;
-    let power =
-        Power::parse(&u.power).ok_or_else(|| format!("unknown power {}", quoted(&u.power)))?;
+    let power = map
+        .parse_power(&u.power)
+        .ok_or_else(|| format!("unknown power {}", quoted(&u.power)))?;
     let kind = match u.kind.to_ascii_uppercase().as_str() {
         "A" | "ARMY" => UnitKind::Army,
         "F" | "FLEET" => UnitKind::Fleet,
@@ -255,7 +256,7 @@ pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
         };
         return Err(format!(
             "{} {} {} cannot exist: {hint}",
-            power.name(),
+            map.power_name(power),
             kind.letter(),
             l.abbr
         ));
@@ -297,7 +298,7 @@ fn rec_dislodged(map: &Map, d: &Dislodgement) -> RecDislodged {
 
 pub fn rec_unit(map: &Map, u: &Unit) -> RecUnit {
     RecUnit {
-        power: u.power.name().into(),
+        power: map.power_name(u.power).into(),
         kind: u.kind.letter().into(),
         at: map.loc(u.loc).abbr.clone(),
     }
@@ -315,7 +316,8 @@ fn parse_all(map: &Map, orders: &[RecOrder]) -> Result<Parsed, String> {
     orders
         .iter()
         .map(|o| {
-            let p = Power::parse(&o.power)
+            let p = map
+                .parse_power(&o.power)
                 .ok_or_else(|| format!("unknown power {}", quoted(&o.power)))?;
             Ok((p, parse_order(map, &o.text).map_err(|e| e.to_string())))
         })
@@ -491,7 +493,9 @@ fn adjustment_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
     let units = units_from(map, &rec.units)?;
     let mut owners: Vec<Option<Power>> = vec![None; map.province_count()];
     for (pw, list) in &rec.supply_centers {
-        let pw = Power::parse(pw).ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
+        let pw = map
+            .parse_power(pw)
+            .ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
         for a in list {
             let p = map
                 .prov_by_abbr(a)
@@ -543,12 +547,12 @@ impl Diplomacy {
     /// each in canonical text. Only orders are written: draw votes and the
     /// rest of an action stay secret. With no actions it is the bare position.
     pub fn phase_record(&self, actions: &BTreeMap<Seat, DiplomacyAction>) -> Record {
-        let map = Map::standard();
+        let map = self.map();
         let mut supply_centers: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (prov, owner) in self.owners().iter().enumerate() {
             if let Some(p) = owner {
                 supply_centers
-                    .entry(p.name().to_string())
+                    .entry(map.power_name(*p).to_string())
                     .or_default()
                     .push(map.prov(prov as ProvId).abbr.clone());
             }
@@ -568,7 +572,7 @@ impl Diplomacy {
                 .orders_to_adjudicate(actions)
                 .iter()
                 .map(|(p, o)| RecOrder {
-                    power: p.name().to_string(),
+                    power: map.power_name(*p).to_string(),
                     text: o.canonical(map),
                 })
                 .collect(),

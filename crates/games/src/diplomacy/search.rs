@@ -46,18 +46,18 @@ const UNIT_SCORE: f64 = 0.1;
 /// The searching power's movement orders (unchecked; the caller filters
 /// them with [`Diplomacy::check_line`]).
 pub fn movement(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> Vec<Order> {
-    let m = Map::standard();
+    let m = g.map();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let units = g.units();
     let season = g.season();
     let owners = g.owners();
-    let values: Vec<Option<Valuation>> = Power::ALL
-        .iter()
-        .map(|&p| {
+    let values: Vec<Option<Valuation>> = m
+        .powers()
+        .map(|p| {
             units
                 .iter()
                 .any(|u| u.power == p)
-                .then(|| valuation(units, owners, p, season))
+                .then(|| valuation(m, units, owners, p, season))
         })
         .collect();
     let Some(own) = values[power.index()].as_ref() else {
@@ -72,19 +72,19 @@ pub fn movement(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> Ve
     };
     push(ai::heuristic_movement(g, power, seed));
     for _ in 0..CANDIDATE_SAMPLES {
-        push(movement_orders(units, power, own, &mut rng));
+        push(movement_orders(m, units, power, own, &mut rng));
     }
     let limit = budget.iterations.unwrap_or(DEFAULT_EVALUATIONS).max(1);
     let mut sums = vec![0.0f64; cands.len()];
     let mut used = 0u64;
     let mut rounds = 0u32;
     while rounds == 0 || (used + cands.len() as u64 <= limit && !budget.expired()) {
-        let others: Vec<(Power, Order)> = Power::ALL
-            .iter()
-            .filter(|&&p| p != power)
-            .filter_map(|&p| values[p.index()].as_ref().map(|v| (p, v)))
+        let others: Vec<(Power, Order)> = m
+            .powers()
+            .filter(|&p| p != power)
+            .filter_map(|p| values[p.index()].as_ref().map(|v| (p, v)))
             .flat_map(|(p, v)| {
-                movement_orders(units, p, v, &mut rng)
+                movement_orders(m, units, p, v, &mut rng)
                     .into_iter()
                     .map(move |o| (p, o))
             })
@@ -94,11 +94,11 @@ pub fn movement(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> Ve
             joint.extend(c.iter().map(|&o| (power, o)));
             let r = adjudicate_movement(m, units, &joint);
             let after = if season == Season::Spring {
-                fall_rollout(&r.final_units, owners, &mut rng)
+                fall_rollout(m, &r.final_units, owners, &mut rng)
             } else {
                 r.final_units
             };
-            *sum += score(&after, owners, power);
+            *sum += score(m, &after, owners, power);
         }
         used += cands.len() as u64;
         rounds += 1;
@@ -111,14 +111,18 @@ pub fn movement(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> Ve
 
 /// Plays one Fall movement phase from `units` with every power on the
 /// DumbBot policy; returns the units left on the board.
-fn fall_rollout(units: &[Unit], owners: &[Option<Power>], rng: &mut ChaCha8Rng) -> Vec<Unit> {
-    let m = Map::standard();
+fn fall_rollout(
+    m: &Map,
+    units: &[Unit],
+    owners: &[Option<Power>],
+    rng: &mut ChaCha8Rng,
+) -> Vec<Unit> {
     let mut orders = Vec::new();
-    for p in Power::ALL {
+    for p in m.powers() {
         if units.iter().any(|u| u.power == p) {
-            let v = valuation(units, owners, p, Season::Fall);
+            let v = valuation(m, units, owners, p, Season::Fall);
             orders.extend(
-                movement_orders(units, p, &v, rng)
+                movement_orders(m, units, p, &v, rng)
                     .into_iter()
                     .map(|o| (p, o)),
             );
@@ -130,8 +134,7 @@ fn fall_rollout(units: &[Unit], owners: &[Option<Power>], rng: &mut ChaCha8Rng) 
 /// The centres `power` would own with `units` standing where they are after
 /// a Fall (a unit on a centre takes it; the rest keep their owners), plus
 /// [`UNIT_SCORE`] per own unit.
-fn score(units: &[Unit], owners: &[Option<Power>], power: Power) -> f64 {
-    let m = Map::standard();
+fn score(m: &Map, units: &[Unit], owners: &[Option<Power>], power: Power) -> f64 {
     let mut owned: Vec<Option<Power>> = owners.to_vec();
     for u in units {
         let p = m.prov_of(u.loc) as usize;

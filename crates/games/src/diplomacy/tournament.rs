@@ -1,6 +1,5 @@
 //! Self-play for measuring the AI: `gamehost diplomacy tournament`.
 
-use super::geo::Power;
 use super::{Diplomacy, DiplomacyAction, DiplomacyOptions};
 use crate::seam::{AiBudget, Game, Outcome, Seat};
 use crate::tournament::play_out;
@@ -104,10 +103,11 @@ pub fn play_with(
         decide(g, s, l, seed.wrapping_mul(31).wrapping_add(phase))
     });
     let phases = u32::try_from(phases).unwrap_or(u32::MAX);
-    let powers: Vec<PowerResult> = Power::ALL
-        .iter()
-        .map(|&p| PowerResult {
-            power: p.name().to_string(),
+    let powers: Vec<PowerResult> = g
+        .map()
+        .powers()
+        .map(|p| PowerResult {
+            power: g.power_name(p).to_string(),
             player: levels[p.index()].to_string(),
             centres: g.centre_count(p),
         })

@@ -36,8 +36,8 @@
 //! Once the game ends nothing is hidden any more: every view shows the
 //! whole board.
 
-use super::{Diplomacy, PhaseDetail, map};
-use crate::diplomacy::geo::{BitIter, Bits, Power};
+use super::{Diplomacy, PhaseDetail};
+use crate::diplomacy::geo::{BitIter, Bits, Map, Power};
 use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
 use crate::seam::Seat;
 use std::collections::BTreeMap;
@@ -64,7 +64,7 @@ impl Diplomacy {
     /// units and centres and every province adjacent to them by any unit
     /// type. The whole board in a game without fog, or once it ended.
     pub fn visible_provinces(&self, power: Power) -> Bits {
-        let m = map();
+        let m = self.map();
         let all: Bits = if m.province_count() >= 128 {
             Bits::MAX
         } else {
@@ -100,7 +100,7 @@ impl Diplomacy {
         if !self.fog_hides() {
             return copy;
         }
-        let m = map();
+        let m = self.map();
         let seen = self.visible_provinces(power);
         let shown = |p: u8| seen & bit(p) != 0;
         copy.options.fog = false;
@@ -113,7 +113,7 @@ impl Diplomacy {
                 *owner = None;
             }
         }
-        for p in Power::ALL.into_iter().filter(|&p| p != power) {
+        for p in self.map().powers().filter(|&p| p != power) {
             copy.draw_votes[p.index()] = false;
         }
         copy
@@ -136,7 +136,7 @@ impl Diplomacy {
             .and_then(|v| serde_json::from_value::<PhaseDetail>(v.clone()).ok());
         match detail {
             Some(d) if self.options.fog => {
-                let (lines, _) = results_lines(None, Bits::MAX, &d);
+                let (lines, _) = results_lines(self.map(), None, Bits::MAX, &d);
                 format!(
                     "{}\nOrders (Fog of War, shown at the end):\n{lines}",
                     report.public.trim_end()
@@ -162,7 +162,8 @@ impl Diplomacy {
         for &p in alive_before.iter().filter(|&&p| !self.alive(p)) {
             let _ = writeln!(
                 text,
-                "{p} has no units or centres left and is out of the game."
+                "{} has no units or centres left and is out of the game.",
+                self.power_name(p)
             );
         }
     }
@@ -186,8 +187,11 @@ impl Diplomacy {
 
     /// One power's view of a resolved phase (see [`Self::fogged_results`]).
     fn seen_results(&self, phase_name: &str, viewer: Power, seen: Bits, d: &PhaseDetail) -> String {
-        let (lines, any) = results_lines(Some(viewer), seen, d);
-        let mut text = format!("{phase_name}: what {viewer} saw (Fog of War)\n{lines}");
+        let (lines, any) = results_lines(self.map(), Some(viewer), seen, d);
+        let mut text = format!(
+            "{phase_name}: what {} saw (Fog of War)\n{lines}",
+            self.power_name(viewer)
+        );
         if !any {
             text.push_str("Nothing you could see happened.\n");
         }
@@ -198,8 +202,7 @@ impl Diplomacy {
 /// The orders of a phase `viewer` saw (all of them for `None` with every
 /// province seen), each with its outcome, then the unit changes it saw;
 /// and whether there was anything.
-fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String, bool) {
-    let m = map();
+fn results_lines(m: &Map, viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String, bool) {
     let own = |p: Power| viewer == Some(p);
     let sees_unit = |u: &Unit| own(u.power) || seen & bit(m.prov_of(u.loc)) != 0;
     let mut text = String::new();
@@ -208,13 +211,17 @@ fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String,
     for a in d
         .orders
         .iter()
-        .filter(|a| own(a.power) || seen & order_provinces(&a.order) != 0)
+        .filter(|a| own(a.power) || seen & order_provinces(m, &a.order) != 0)
     {
         if last != Some(a.power) {
-            let _ = writeln!(text, "{}:", a.power);
+            let _ = writeln!(text, "{}:", m.power_name(a.power));
             last = Some(a.power);
         }
-        let _ = write!(text, "  {}", seen_order_text(&a.order, own(a.power), seen));
+        let _ = write!(
+            text,
+            "  {}",
+            seen_order_text(m, &a.order, own(a.power), seen)
+        );
         if !a.success {
             match a.reason {
                 Some(r) => {
@@ -230,7 +237,7 @@ fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String,
         let _ = writeln!(
             text,
             "Dislodged: {} {}.",
-            x.unit.power,
+            m.power_name(x.unit.power),
             unit_name(m, &x.unit)
         );
         any = true;
@@ -241,7 +248,12 @@ fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String,
         ("Removed", &d.removed),
     ] {
         for u in units.iter().filter(|u| sees_unit(u)) {
-            let _ = writeln!(text, "{what}: {} {}.", u.power, unit_name(m, u));
+            let _ = writeln!(
+                text,
+                "{what}: {} {}.",
+                m.power_name(u.power),
+                unit_name(m, u)
+            );
             any = true;
         }
     }
@@ -251,8 +263,7 @@ fn results_lines(viewer: Option<Power>, seen: Bits, d: &PhaseDetail) -> (String,
 /// An order as a power that saw it reads it: in full, except that a
 /// foreign support or convoy of a unit in a province the power did not see
 /// does not name that unit (`A Ser supports a unit you cannot see`).
-fn seen_order_text(o: &Order, own: bool, seen: Bits) -> String {
-    let m = map();
+fn seen_order_text(m: &Map, o: &Order, own: bool, seen: Bits) -> String {
     if let Order::Unit {
         unit,
         at,
@@ -280,8 +291,7 @@ fn seen_order_text(o: &Order, own: bool, seen: Bits) -> String {
 /// The provinces an order touches: the unit's, and where it moves,
 /// retreats, supports or convoys from and to (a build's site). A power
 /// reads another's order in its results when this meets what it saw.
-pub fn order_provinces(o: &Order) -> Bits {
-    let m = map();
+pub fn order_provinces(m: &Map, o: &Order) -> Bits {
     let b = |l: u8| bit(m.prov_of(l));
     match *o {
         Order::Unit { at, kind, .. } => {
@@ -301,7 +311,7 @@ pub fn order_provinces(o: &Order) -> Bits {
 #[cfg(test)]
 mod tests {
     use super::super::{Diplomacy, DiplomacyOptions, map};
-    use crate::diplomacy::geo::{Bits, Power};
+    use crate::diplomacy::geo::{Bits, Power, std_power};
     use crate::diplomacy::order::{Order, OrderKind, Unit, UnitKind};
     use crate::seam::{AiBudget, Game, Outcome, Seat};
     use std::collections::BTreeMap;
@@ -352,7 +362,7 @@ mod tests {
     fn a_power_sees_around_its_units_and_centres_by_land_and_sea() {
         let g = fog_game();
         assert!(g.fog_of_war() && g.fog_hides());
-        let e = Power::England;
+        let e = std_power("England");
         for p in [
             "lon", "edi", "lvp", "wal", "yor", "cly", "nth", "eng", "nwg", "iri",
         ] {
@@ -409,12 +419,12 @@ mod tests {
     #[test]
     fn boards_list_only_the_units_their_reader_sees() {
         let g = fog_game();
-        let england = g.view(Some(seat(&g, Power::England))).board;
+        let england = g.view(Some(seat(&g, std_power("England")))).board;
         assert!(
             england.contains("F Lon") && england.contains("A Lvp"),
             "{england}"
         );
-        for u in hidden_units(&g, Power::England) {
+        for u in hidden_units(&g, std_power("England")) {
             assert!(!england.contains(&u), "{u} leaked:\n{england}");
         }
         // Everyone sees every power's centre count.
@@ -429,14 +439,14 @@ mod tests {
         }
         assert!(public.contains("Russia    4 SC"), "{public}");
         // The rules' examples come from what the power sees.
-        let rules = g.rules(Some(seat(&g, Power::France)));
+        let rules = g.rules(Some(seat(&g, std_power("France"))));
         assert!(rules.contains("Fog of War"), "{rules}");
         let rules = own_part(&rules);
-        for u in hidden_units(&g, Power::France) {
+        for u in hidden_units(&g, std_power("France")) {
             assert!(!rules.contains(&u), "{u} leaked:\n{rules}");
         }
-        let guide = g.phase_guide(Power::France, &[]);
-        for u in hidden_units(&g, Power::France) {
+        let guide = g.phase_guide(std_power("France"), &[]);
+        for u in hidden_units(&g, std_power("France")) {
             assert!(!guide.contains(&u), "{u} leaked:\n{guide}");
         }
     }
@@ -444,7 +454,7 @@ mod tests {
     #[test]
     fn a_hidden_unit_is_refused_as_if_its_province_were_empty() {
         let g = fog_game();
-        let f = Power::France;
+        let f = std_power("France");
         let line = "A Mar S A Mun - Bur";
         let fogged = g.check_line(f, line).unwrap_err();
         let mut empty = g.clone();
@@ -474,12 +484,12 @@ mod tests {
                         ..
                     } = o
                     {
-                        assert!(visible_unit(from), "{p}: {}", o.canonical(m));
+                        assert!(visible_unit(from), "{p:?}: {}", o.canonical(m));
                         supports += 1;
                     }
                 }
             }
-            assert!(supports > 0, "{p} can support its own units");
+            assert!(supports > 0, "{p:?} can support its own units");
         }
     }
 
@@ -489,9 +499,9 @@ mod tests {
         let r = play(
             &mut g,
             &[
-                (Power::France, "A Par - Bur\nA Mar S A Par - Bur"),
-                (Power::Germany, "A Mun - Bur"),
-                (Power::Russia, "A War - Gal"),
+                (std_power("France"), "A Par - Bur\nA Mar S A Par - Bur"),
+                (std_power("Germany"), "A Mun - Bur"),
+                (std_power("Russia"), "A War - Gal"),
             ],
         );
         assert!(r.public.contains("Spring 1901 movement"), "{}", r.public);
@@ -503,19 +513,19 @@ mod tests {
         for word in ["Par", "Bur", "Mun", "War", "Gal", "France:"] {
             assert!(!r.public.contains(word), "{word} in public:\n{}", r.public);
         }
-        let france = &r.private[&seat(&g, Power::France)];
+        let france = &r.private[&seat(&g, std_power("France"))];
         assert!(france.contains("A Par - Bur") && france.contains("A Mar S A Par - Bur"));
         // Germany's move touches Burgundy, which France saw.
         assert!(france.contains("A Mun - Bur"), "{france}");
         assert!(!france.contains("A War"), "{france}");
-        let germany = &r.private[&seat(&g, Power::Germany)];
+        let germany = &r.private[&seat(&g, std_power("Germany"))];
         assert!(germany.contains("A Par - Bur"), "{germany}");
         // Russia saw none of that; Austria saw Russia enter Galicia.
-        let russia = &r.private[&seat(&g, Power::Russia)];
+        let russia = &r.private[&seat(&g, std_power("Russia"))];
         assert!(!russia.contains("Bur"), "{russia}");
-        let austria = &r.private[&seat(&g, Power::Austria)];
+        let austria = &r.private[&seat(&g, std_power("Austria"))];
         assert!(austria.contains("A War - Gal"), "{austria}");
-        let turkey = &r.private[&seat(&g, Power::Turkey)];
+        let turkey = &r.private[&seat(&g, std_power("Turkey"))];
         assert!(
             turkey.contains("Nothing you could see happened."),
             "{turkey}"
@@ -549,7 +559,7 @@ mod tests {
                 }
                 for t in &texts {
                     for u in &hidden {
-                        assert!(!has_unit(t, u), "{p} {}: {u} in\n{t}", g.phase_name());
+                        assert!(!has_unit(t, u), "{p:?} {}: {u} in\n{t}", g.phase_name());
                     }
                 }
             }
@@ -582,11 +592,11 @@ mod tests {
                     seen & 1u128 << map().prov_of(u.loc) == 0
                         && !detail.orders.iter().any(|a| {
                             a.order.at() == Some(u.loc)
-                                && super::order_provinces(&a.order) & seen != 0
+                                && super::order_provinces(map(), &a.order) & seen != 0
                         })
                 }) {
                     let name = crate::diplomacy::order::unit_name(map(), u);
-                    assert!(!has_unit(text, &name), "{p}: {name} in\n{text}");
+                    assert!(!has_unit(text, &name), "{p:?}: {name} in\n{text}");
                 }
             }
         }
@@ -625,9 +635,9 @@ mod tests {
         play(
             &mut g,
             &[
-                (Power::France, "A Par - Bur\nA Mar - Spa\nF Bre - Mao"),
-                (Power::Germany, "A Mun - Ruh\nF Kie - Hol"),
-                (Power::Turkey, "A Con - Bul\nF Ank - Bla"),
+                (std_power("France"), "A Par - Bur\nA Mar - Spa\nF Bre - Mao"),
+                (std_power("Germany"), "A Mun - Ruh\nF Kie - Hol"),
+                (std_power("Turkey"), "A Con - Bul\nF Ank - Bla"),
             ],
         );
         let m = map();
@@ -641,22 +651,22 @@ mod tests {
             other
                 .units
                 .retain(|u| hidden & 1u128 << m.prov_of(u.loc) == 0 || u.power == p);
-            assert!(other.units.len() < g.units.len(), "{p} sees every unit");
+            assert!(other.units.len() < g.units.len(), "{p:?} sees every unit");
             for level in levels {
                 let budget = || AiBudget::iterations(4);
                 let on_fog = g.ai_action(s, level, budget(), 11);
                 assert_eq!(
                     on_fog,
                     seen.ai_action(s, level, budget(), 11),
-                    "{p} {level}"
+                    "{p:?} {level}"
                 );
                 assert_eq!(
                     on_fog,
                     other.ai_action(s, level, budget(), 11),
-                    "{p} {level}"
+                    "{p:?} {level}"
                 );
                 for o in &on_fog.orders {
-                    assert!(g.check_order(p, *o).is_ok(), "{p} {level}: {o:?}");
+                    assert!(g.check_order(p, *o).is_ok(), "{p:?} {level}: {o:?}");
                 }
             }
         }

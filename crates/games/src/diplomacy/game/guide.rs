@@ -4,7 +4,7 @@
 //! power has, what it owes, how to finish), so both front-ends teach from
 //! one text.
 
-use super::{Diplomacy, map};
+use super::Diplomacy;
 use crate::diplomacy::geo::Power;
 use crate::diplomacy::judge::PhaseKind;
 use crate::diplomacy::order::Order;
@@ -49,7 +49,7 @@ impl Diplomacy {
             let units = self.unit_names_of(p);
             s.push_str(&format!(
                 "**You are {}.** Your units: {}. For example: {}.\n",
-                p.name(),
+                self.power_name(p),
                 if units.is_empty() {
                     "none".to_string()
                 } else {
@@ -70,7 +70,7 @@ impl Diplomacy {
             // Its examples and retreats come from what the power sees.
             return self.seen_by(power).phase_guide(power, pending);
         }
-        let m = map();
+        let m = self.map();
         let units = self.unit_names_of(power);
         let centres: Vec<String> = self
             .owners()
@@ -82,7 +82,7 @@ impl Diplomacy {
         let mut s = format!(
             "{}: you are {}. Your centres ({}): {}.\n",
             self.phase_name(),
-            power.name(),
+            self.power_name(power),
             centres.len(),
             centres.join(", ")
         );
@@ -124,7 +124,10 @@ mod tests {
         let general = g.rules_text(None);
         assert!(general.contains("`A Mar S A Par - Bur`"), "{general}");
         let seat = (0..7)
-            .find(|&s| g.power_of_seat(s).is_some_and(|p| p.name() == "England"))
+            .find(|&s| {
+                g.power_of_seat(s)
+                    .is_some_and(|p| g.power_name(p) == "England")
+            })
             .unwrap();
         let mine = g.rules_text(Some(seat));
         assert!(mine.contains("You are England."), "{mine}");

@@ -20,8 +20,8 @@
 //!   move (by the same check): `A Par S A Mos - Bur` is accepted when typed
 //!   but is always void, so the menu does not list it.
 
-use super::{Diplomacy, map};
-use crate::diplomacy::geo::{LocId, Power};
+use super::Diplomacy;
+use crate::diplomacy::geo::{LocId, Map, Power};
 use crate::diplomacy::judge::PhaseKind;
 use crate::diplomacy::order::{Order, OrderKind, Unit, UnitKind};
 
@@ -97,7 +97,7 @@ impl Diplomacy {
                 .filter(|u| u.power == power)
                 .collect(),
             PhaseKind::Adjustment => {
-                let m = map();
+                let m = self.map();
                 let n = crate::diplomacy::judge::adjust::adjustment_count(
                     m,
                     &self.units,
@@ -126,7 +126,7 @@ impl Diplomacy {
             // Supports and convoys only of the units the power sees.
             return self.seen_by(power).legal_unit_orders(power, at);
         }
-        let m = map();
+        let m = self.map();
         let Some(unit) = self
             .orderable_units(power)
             .into_iter()
@@ -161,14 +161,14 @@ impl Diplomacy {
             .collect();
         // A fleet whose move is legal to a coast and to the bare province
         // of a split-coast province is offered the coasts only.
-        prefer_coasts(legal)
+        prefer_coasts(self.map(), legal)
     }
 
     /// The movement orders to check for `unit`: hold, moves (convoyed too,
     /// for an army's neighbours), supports of every other unit and, for a
     /// fleet, convoys of every army.
     fn movement_candidates(&self, power: Power, unit: &Unit, destinations: &[LocId]) -> Vec<Order> {
-        let m = map();
+        let m = self.map();
         let provinces: Vec<LocId> = (0..m.province_count() as LocId).collect();
         let order = |kind| Order::Unit {
             unit: Some(unit.kind),
@@ -226,8 +226,7 @@ impl Diplomacy {
 
 /// A fleet whose move is legal to a coast and to the bare province of a
 /// split-coast province is offered the coasts only; repeats are dropped.
-fn prefer_coasts(mut legal: Vec<Order>) -> Vec<Order> {
-    let m = map();
+fn prefer_coasts(m: &Map, mut legal: Vec<Order>) -> Vec<Order> {
     let coast_of = |o: &Order| match o {
         Order::Unit {
             kind: OrderKind::Move { to, .. } | OrderKind::Retreat { to },
@@ -251,7 +250,7 @@ impl Diplomacy {
     /// location or any coast, by land or by convoy), by the check a typed
     /// move goes through: a support of any other move is void.
     fn may_move(&self, unit: &Unit, to: LocId) -> bool {
-        let m = map();
+        let m = self.map();
         let coasts = &m.prov(m.prov_of(to)).coasts;
         std::iter::once(to).chain(coasts.iter().copied()).any(|to| {
             let mv = Order::Unit {
@@ -273,7 +272,7 @@ impl Diplomacy {
     /// sent stand as they are (the host keeps a partial action), so a power
     /// with every unit ordered loses nothing by not saying `done`.
     pub fn missing_orders(&self, power: Power, orders: &[Order]) -> Option<String> {
-        let m = map();
+        let m = self.map();
         let units = self.orderable_units(power);
         match self.phase {
             PhaseKind::Movement | PhaseKind::Retreat => {
@@ -374,7 +373,7 @@ mod tests {
     //! the spellings and void supports listed in the module comment.
 
     use super::super::{Diplomacy, DiplomacyOptions, map};
-    use crate::diplomacy::geo::{Map, Power};
+    use crate::diplomacy::geo::{Map, Power, std_power};
     use crate::diplomacy::judge::PhaseKind;
     use crate::diplomacy::order::{Order, OrderKind, UnitKind};
     use crate::seam::{AiBudget, Game};
@@ -548,7 +547,7 @@ mod tests {
     fn check_position(g: &Diplomacy, rng: &mut ChaCha8Rng, units_per_power: usize) -> usize {
         let m: &Map = map();
         let mut checked = 0;
-        for p in Power::ALL {
+        for p in m.powers() {
             let mut units = g.orderable_units(p);
             units.shuffle(rng);
             for u in units.iter().take(units_per_power) {
@@ -615,7 +614,7 @@ mod tests {
                 if g.line_verdict(p, "Waive").is_some() {
                     accepted.insert("Waive".to_string());
                 }
-                assert_eq!(offered, accepted, "{}: builds of {p}", g.phase_name());
+                assert_eq!(offered, accepted, "{}: builds of {p:?}", g.phase_name());
                 for o in &offered {
                     assert!(g.line_verdict(p, o).is_some(), "{o}");
                 }
@@ -657,7 +656,7 @@ mod tests {
         for s in g.awaiting() {
             acts.insert(s, g.parse_action(s, "done").unwrap());
         }
-        let france = g.seat_of(Power::France).unwrap();
+        let france = g.seat_of(std_power("France")).unwrap();
         let mut a = g.parse_action(france, orders).unwrap();
         a.ready = true;
         acts.insert(france, a);
@@ -672,7 +671,7 @@ mod tests {
         play(&mut g, "A Pic - Bre");
         play(&mut g, "Build A Par");
         assert_eq!(g.phase_name(), "Spring 1902 movement");
-        let p = Power::France;
+        let p = std_power("France");
         let offered = |at: &str| -> Vec<String> {
             g.legal_unit_orders(p, m.loc_by_abbr(at).unwrap())
                 .iter()
@@ -714,7 +713,7 @@ mod tests {
     fn missing_orders_counts_units_builds_and_dislodged_units_without_orders() {
         let m = map();
         let mut g = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
-        let p = Power::France;
+        let p = std_power("France");
         let line = |g: &Diplomacy, l: &str| g.check_line(p, l).unwrap();
         assert_eq!(
             g.missing_orders(p, &[line(&g, "A Par - Bur")]).as_deref(),
@@ -731,7 +730,7 @@ mod tests {
         assert_eq!(g.missing_orders(p, &[line(&g, "Build A Par")]), None);
         assert_eq!(g.missing_orders(p, &[line(&g, "Waive")]), None);
         // A power with nothing to adjust owes nothing.
-        assert_eq!(g.missing_orders(Power::Germany, &[]), None);
+        assert_eq!(g.missing_orders(std_power("Germany"), &[]), None);
         // Retreats: every power with a dislodged unit owes its order.
         let retreat = positions(1)
             .into_iter()

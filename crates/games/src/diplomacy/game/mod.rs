@@ -55,7 +55,7 @@ pub use press_rule::PressRule;
 pub use validate::is_draw_vote;
 pub use variant::{Setup, is_fog_variant, setup};
 
-use super::geo::{Map, Power, ProvId};
+use super::geo::{Map, MapRef, Power, ProvId, StartingUnit};
 use super::judge::{Dislodgement, PhaseKind};
 use super::order::{Order, Unit, UnitKind};
 use crate::seam::{ActionError, Outcome};
@@ -66,8 +66,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DiplomacyOptions {
-    /// Centres needed to win (18 in the rulebook).
-    pub victory_centres: u32,
+    /// The map the game is played on, by id (`standard` when empty): a
+    /// bundled map or one the operator installed.
+    pub map: String,
+    /// Centres needed to win; `None`: the map's (18 on the standard map).
+    pub victory_centres: Option<u32>,
     /// If set, the game ends in a draw of the survivors after this year's Winter.
     pub end_year: Option<u16>,
     /// Hours for a movement phase (48); used when the game has no turn length set.
@@ -76,10 +79,12 @@ pub struct DiplomacyOptions {
     pub adjustment_hours: u32,
     /// Deadline extensions players may ask for per phase (1; 0 = none).
     pub extensions: u32,
-    /// A variant on the classic map: `classic` (default), `fva` (France vs
-    /// Austria), `gvi` (Germany vs Italy) or `etv` (England vs Turkey).
+    /// A variant on the map: `classic` (default: the map's full game),
+    /// `fog` (the full game under Fog of War) or one of the map file's
+    /// `variant` lines (on the standard map `fva`, France vs Austria;
+    /// `gvi`, Germany vs Italy; `etv`, England vs Turkey).
     pub variant: String,
-    /// The classic game with only these powers (names or initials, comma
+    /// The full game with only these powers (names or initials, comma
     /// separated, at least two); the others' centres start neutral.
     pub powers: String,
     /// The press rule: `full` (default), `anonymous`, `public-only` or
@@ -94,7 +99,8 @@ pub struct DiplomacyOptions {
 impl Default for DiplomacyOptions {
     fn default() -> Self {
         DiplomacyOptions {
-            victory_centres: 18,
+            map: String::new(),
+            victory_centres: None,
             end_year: None,
             movement_hours: 48,
             adjustment_hours: 24,
@@ -170,10 +176,14 @@ pub struct Refusal {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Diplomacy {
     pub(super) options: DiplomacyOptions,
-    /// The power each seat plays (seat `i` plays `seats[i]`): all seven in
-    /// the classic game, fewer in a variant. Games saved before variants
-    /// had all seven.
-    #[serde(default = "all_powers")]
+    /// The map, saved as its id. Games saved before maps were data played
+    /// on the standard map.
+    #[serde(default = "MapRef::standard")]
+    pub(super) map: MapRef,
+    /// The power each seat plays (seat `i` plays `seats[i]`): every power
+    /// of the map in the full game, fewer in a variant. Games saved before
+    /// variants had the standard map's seven.
+    #[serde(default = "standard_powers")]
     pub(super) seats: Vec<Power>,
     pub(super) year: u16,
     pub(super) season: Season,
@@ -183,14 +193,18 @@ pub struct Diplomacy {
     pub(super) owners: Vec<Option<Power>>,
     pub(super) dislodged: Vec<Dislodgement>,
     pub(super) standoffs: Vec<ProvId>,
-    pub(super) draw_votes: [bool; 7],
-    pub(super) disorder: [bool; 7],
-    /// Consecutive movement phases each power missed (2 put it in civil disorder).
-    #[serde(default)]
-    pub(super) missed_moves: [u8; 7],
+    /// Standing draw votes, by [`Power::index`] (one per power of the map).
+    pub(super) draw_votes: Vec<bool>,
+    /// Powers in civil disorder, by [`Power::index`].
+    pub(super) disorder: Vec<bool>,
+    /// Consecutive movement phases each power missed (2 put it in civil
+    /// disorder). Games saved before this was kept were standard, so the
+    /// default has the standard map's seven powers, as below.
+    #[serde(default = "standard_power_counts")]
+    pub(super) missed_moves: Vec<u8>,
     /// Powers whose last action came from the AI (they count as accepting a draw).
-    #[serde(default)]
-    pub(super) ai_held: [bool; 7],
+    #[serde(default = "standard_power_flags")]
+    pub(super) ai_held: Vec<bool>,
     /// The most centres any power has owned after a Fall.
     #[serde(default)]
     pub(super) peak_centres: u8,
@@ -217,53 +231,43 @@ pub const MISSES_FOR_DISORDER: u8 = 2;
 /// closer to a solo) and AI seats vote for a draw.
 pub const STALL_YEARS: u8 = 5;
 
-fn all_powers() -> Vec<Power> {
-    Power::ALL.to_vec()
-}
-
+/// The standard map, for the tests of the modules below.
+#[cfg(test)]
 pub(super) fn map() -> &'static Map {
     Map::standard()
 }
 
-fn starting_units(m: &Map) -> Vec<Unit> {
-    use Power::*;
-    use UnitKind::*;
-    let list: [(Power, UnitKind, &str); 22] = [
-        (Austria, Army, "vie"),
-        (Austria, Army, "bud"),
-        (Austria, Fleet, "tri"),
-        (England, Fleet, "lon"),
-        (England, Fleet, "edi"),
-        (England, Army, "lvp"),
-        (France, Fleet, "bre"),
-        (France, Army, "par"),
-        (France, Army, "mar"),
-        (Germany, Fleet, "kie"),
-        (Germany, Army, "ber"),
-        (Germany, Army, "mun"),
-        (Italy, Fleet, "nap"),
-        (Italy, Army, "rom"),
-        (Italy, Army, "ven"),
-        (Russia, Fleet, "stp/sc"),
-        (Russia, Army, "mos"),
-        (Russia, Army, "war"),
-        (Russia, Fleet, "sev"),
-        (Turkey, Fleet, "ank"),
-        (Turkey, Army, "con"),
-        (Turkey, Army, "smy"),
-    ];
-    list.iter()
-        .map(|&(power, kind, at)| Unit {
-            power,
-            kind,
-            loc: m.loc_by_abbr(at).expect("start location"),
+fn standard_powers() -> Vec<Power> {
+    Map::standard().powers().collect()
+}
+
+fn standard_power_flags() -> Vec<bool> {
+    vec![false; Map::standard().power_count()]
+}
+
+fn standard_power_counts() -> Vec<u8> {
+    vec![0; Map::standard().power_count()]
+}
+
+/// A map's starting units as units on the board.
+fn starting_units(units: &[StartingUnit]) -> Vec<Unit> {
+    units
+        .iter()
+        .map(|u| Unit {
+            power: u.power,
+            kind: if u.fleet {
+                UnitKind::Fleet
+            } else {
+                UnitKind::Army
+            },
+            loc: u.loc,
         })
         .collect()
 }
 
-/// The standard Spring 1901 units (22).
+/// The standard map's Spring 1901 units (22).
 pub fn opening_units() -> Vec<Unit> {
-    starting_units(map())
+    starting_units(Map::standard().starting_units())
 }
 
 fn err(problem: impl Into<String>, expected: impl Into<String>) -> ActionError {

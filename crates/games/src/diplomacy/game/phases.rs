@@ -1,7 +1,7 @@
 //! Phase flow: who is awaited, resolving a phase through the judge, the
 //! Fall centre count, the Winter and the end of the game.
 
-use super::{Diplomacy, DiplomacyAction, MISSES_FOR_DISORDER, PhaseDetail, Season, map};
+use super::{Diplomacy, DiplomacyAction, MISSES_FOR_DISORDER, PhaseDetail, Season};
 use crate::diplomacy::geo::{BitIter, Power};
 use crate::diplomacy::judge::{
     OrderOutcome, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
@@ -22,7 +22,7 @@ impl Diplomacy {
             PhaseKind::Retreat => self.dislodged.iter().any(|d| d.unit.power == p),
             // A power due builds but with no free home centre has nothing to decide.
             PhaseKind::Adjustment => {
-                let n = adjustment_count(map(), &self.units, &self.owners, p);
+                let n = adjustment_count(self.map(), &self.units, &self.owners, p);
                 n < 0 || (n > 0 && !self.build_choices(p).is_empty())
             }
         }
@@ -38,7 +38,7 @@ impl Diplomacy {
     /// After Fall: centres change hands, victory and elimination are checked,
     /// and the Winter phase starts if anyone has something to adjust.
     pub(super) fn after_fall(&mut self, report: &mut String) {
-        let m = map();
+        let m = self.map();
         for u in &self.units {
             let p = m.prov_of(u.loc);
             if m.prov(p).sc {
@@ -47,9 +47,10 @@ impl Diplomacy {
         }
         // Progress towards a solo: the largest power reaches a size no
         // power had before. Without it for a while the game has stalled.
-        let largest = Power::ALL
+        let largest = self
+            .map()
+            .powers()
             .map(|p| self.centre_count(p))
-            .into_iter()
             .max()
             .unwrap_or(0);
         let largest = u8::try_from(largest).unwrap_or(u8::MAX);
@@ -61,15 +62,16 @@ impl Diplomacy {
         }
         let _ = write!(report, "\nCentres:");
         for p in self.seats.clone() {
-            let _ = write!(report, " {} {}", p.name(), self.centre_count(p));
+            let _ = write!(report, " {} {}", self.power_name(p), self.centre_count(p));
         }
         report.push('\n');
         for (seat, p) in self.seats.clone().into_iter().enumerate() {
-            if self.centre_count(p) as u32 >= self.options.victory_centres {
+            if self.centre_count(p) as u32 >= self.victory_centres() {
                 self.outcome = Some(Outcome::Win(seat));
                 let _ = writeln!(
                     report,
-                    "{p} controls {} centres and wins!",
+                    "{} controls {} centres and wins!",
+                    self.power_name(p),
                     self.centre_count(p)
                 );
                 return;
@@ -121,7 +123,11 @@ impl Diplomacy {
             } else {
                 active[0]
             };
-            let _ = writeln!(report, "{w} is the last power playing and wins.");
+            let _ = writeln!(
+                report,
+                "{} is the last power playing and wins.",
+                self.power_name(w)
+            );
             if let Some(seat) = self.seat_of(w) {
                 self.outcome = Some(Outcome::Win(seat));
             }
@@ -134,11 +140,11 @@ impl Diplomacy {
         outcomes: &[OrderOutcome],
         text: &mut String,
     ) {
-        let m = map();
+        let m = self.map();
         let mut last = None;
         for ((p, o), oc) in orders.iter().zip(outcomes) {
             if last != Some(*p) {
-                let _ = writeln!(text, "{p}:");
+                let _ = writeln!(text, "{}:", self.power_name(*p));
                 last = Some(*p);
             }
             let _ = write!(text, "  {}", o.canonical(m));
@@ -190,7 +196,7 @@ impl Diplomacy {
             PhaseKind::Retreat => self.resolve_retreats(&orders, &mut text),
             PhaseKind::Adjustment => self.resolve_adjustments(&orders, &mut text),
         };
-        for p in Power::ALL {
+        for p in self.map().powers() {
             if !self.alive(p) && self.outcome.is_none() {
                 self.draw_votes[p.index()] = false;
             }
@@ -237,7 +243,8 @@ impl Diplomacy {
                         self.disorder[i] = true;
                         let _ = writeln!(
                             text,
-                            "{p} missed {MISSES_FOR_DISORDER} movement deadlines in a row and is in civil disorder until someone takes the seat."
+                            "{} missed {MISSES_FOR_DISORDER} movement deadlines in a row and is in civil disorder until someone takes the seat.",
+                            self.power_name(p)
                         );
                     }
                 } else {
@@ -254,7 +261,7 @@ impl Diplomacy {
     /// A movement phase: units moved, dislodgements reported, then the
     /// retreats if any, else the next season.
     fn resolve_movement(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
-        let m = map();
+        let m = self.map();
         let r = adjudicate_movement(m, &self.units, orders);
         // Under Fog of War the orders and dislodgements are private
         // (`fogged_results`); the public text keeps what everyone knows.
@@ -273,7 +280,7 @@ impl Diplomacy {
             let _ = writeln!(
                 text,
                 "Dislodged: {} {} (from {}).",
-                d.unit.power,
+                m.power_name(d.unit.power),
                 unit_name(m, &d.unit),
                 loc_name(m, d.attacker_from)
             );
@@ -291,7 +298,7 @@ impl Diplomacy {
     /// A retreat phase: retreats made, the rest disbanded, then the next
     /// season.
     fn resolve_retreats(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
-        let m = map();
+        let m = self.map();
         let r = adjudicate_retreats(
             m,
             &self.units,
@@ -308,7 +315,12 @@ impl Diplomacy {
             ..PhaseDetail::new(PhaseKind::Retreat, orders, &r.orders)
         };
         for u in r.disbanded.iter().filter(|_| public_orders) {
-            let _ = writeln!(text, "Disbanded: {} {}.", u.power, unit_name(m, u));
+            let _ = writeln!(
+                text,
+                "Disbanded: {} {}.",
+                m.power_name(u.power),
+                unit_name(m, u)
+            );
         }
         self.units = r.final_units;
         self.dislodged.clear();
@@ -325,7 +337,7 @@ impl Diplomacy {
     /// An adjustment phase: builds and removals (civil disorder's too),
     /// then the next year.
     fn resolve_adjustments(&mut self, orders: &[(Power, Order)], text: &mut String) -> PhaseDetail {
-        let m = map();
+        let m = self.map();
         let r = adjudicate_adjustments(m, &self.units, &self.owners, orders);
         let public_orders = !self.fog_hides();
         if public_orders {
@@ -340,7 +352,7 @@ impl Diplomacy {
             let _ = writeln!(
                 text,
                 "Removed in civil disorder: {} {}.",
-                u.power,
+                m.power_name(u.power),
                 unit_name(m, u)
             );
         }

@@ -2,14 +2,28 @@
 //! occupied and standoff provinces, legal builds, and the orders a phase
 //! adjudicates.
 
-use super::{Diplomacy, DiplomacyAction, STALL_YEARS, Season, map};
-use crate::diplomacy::geo::{Bits, Power};
+use super::{Diplomacy, DiplomacyAction, STALL_YEARS, Season};
+use crate::diplomacy::geo::{Bits, Map, Power};
 use crate::diplomacy::judge::{Dislodgement, PhaseKind, adjust::check_build};
 use crate::diplomacy::order::{Order, Unit, UnitKind};
 use crate::seam::Seat;
 use std::collections::BTreeMap;
 
 impl Diplomacy {
+    /// The map the game is played on.
+    pub fn map(&self) -> &'static Map {
+        self.map.get()
+    }
+    /// A power's name on this game's map (`France`).
+    pub fn power_name(&self, p: Power) -> &'static str {
+        self.map.get().power_name(p)
+    }
+    /// Centres a power needs to win: the `victory_centres` option, else the map's.
+    pub fn victory_centres(&self) -> u32 {
+        self.options
+            .victory_centres
+            .unwrap_or_else(|| self.map.victory_centres())
+    }
     /// Current year.
     pub fn year(&self) -> u16 {
         self.year
@@ -28,7 +42,7 @@ impl Diplomacy {
     }
     /// The names of `power`'s units as players write them (`A Vie`, `F Tri`).
     pub(super) fn unit_names_of(&self, power: Power) -> Vec<String> {
-        let m = map();
+        let m = self.map();
         self.units
             .iter()
             .filter(|u| u.power == power)
@@ -101,7 +115,7 @@ impl Diplomacy {
     pub(in crate::diplomacy) fn occupied(&self) -> Bits {
         self.units
             .iter()
-            .fold(0, |b, u| b | 1u128 << map().prov_of(u.loc))
+            .fold(0, |b, u| b | 1u128 << self.map().prov_of(u.loc))
     }
 
     /// The orders a phase adjudicates from the powers' actions: each power's
@@ -112,7 +126,7 @@ impl Diplomacy {
         &self,
         actions: &BTreeMap<Seat, DiplomacyAction>,
     ) -> Vec<(Power, Order)> {
-        let m = map();
+        let m = self.map();
         let mut orders = Vec::new();
         for (&seat, a) in actions {
             let Some(p) = self.power_of_seat(seat) else {
@@ -139,7 +153,7 @@ impl Diplomacy {
 
     /// Every legal build for `power` now (one per unit type and location).
     pub fn build_choices(&self, power: Power) -> Vec<Order> {
-        let m = map();
+        let m = self.map();
         let occ = self.occupied();
         let mut out = Vec::new();
         for p in m.home_centres(power) {

@@ -1,7 +1,7 @@
 //! Order validation: one order line checked against the position, a
 //! player's message parsed into an action, and pending actions combined.
 
-use super::{Diplomacy, DiplomacyAction, MAX_ERRORS_LISTED, Refusal, err, map};
+use super::{Diplomacy, DiplomacyAction, MAX_ERRORS_LISTED, Refusal, err};
 use crate::diplomacy::geo::{Map, Power};
 use crate::diplomacy::judge::{
     PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
@@ -13,7 +13,7 @@ use crate::seam::{ActionError, Seat};
 impl Diplomacy {
     /// Parses and checks one order line for `power` in the current phase.
     pub fn check_line(&self, power: Power, line: &str) -> Result<Order, ActionError> {
-        let o = parse_order(map(), line).map_err(|e| err(e.problem, e.expected))?;
+        let o = parse_order(self.map(), line).map_err(|e| err(e.problem, e.expected))?;
         self.check_parsed(power, o, line)
     }
 
@@ -21,7 +21,7 @@ impl Diplomacy {
     /// verdict, cheaper): for checks that only need the answer.
     #[cfg(test)]
     pub(super) fn line_verdict(&self, power: Power, line: &str) -> Option<Order> {
-        let o = parse_order(map(), line).ok()?;
+        let o = parse_order(self.map(), line).ok()?;
         self.check_parsed_hinted(power, o, line, false).ok()
     }
 
@@ -29,7 +29,7 @@ impl Diplomacy {
     /// the current phase: exactly the legality [`Diplomacy::check_line`]
     /// applies once a line is parsed.
     pub fn check_order(&self, power: Power, o: Order) -> Result<Order, ActionError> {
-        self.check_parsed(power, o, &o.canonical(map()))
+        self.check_parsed(power, o, &o.canonical(self.map()))
     }
 
     /// Whether `o` is legal for `power` now, by the very check of
@@ -58,7 +58,7 @@ impl Diplomacy {
                 .seen_by(power)
                 .check_parsed_hinted(power, o, line, hinted);
         }
-        let m = map();
+        let m = self.map();
         let o = self.army_destinations_without_coasts(o);
         if let Some(refusal) = self.wrong_coast(&o, line) {
             return Err(refusal);
@@ -91,7 +91,7 @@ impl Diplomacy {
     /// names both coasts and is never moved to the other coast silently,
     /// since from another coast the fleet reaches other provinces.
     fn wrong_coast(&self, o: &Order, line: &str) -> Option<ActionError> {
-        let m = map();
+        let m = self.map();
         let at = o.at()?;
         let said = m.loc(at).coast?;
         let unit = self
@@ -175,7 +175,7 @@ impl Diplomacy {
     /// Why `o` (an order of this phase) would fail if it were the only
     /// order given, by the phase's own adjudicator; `None` when it would not.
     fn judge_alone(&self, power: Power, o: Order) -> Option<crate::diplomacy::judge::Reason> {
-        let m = map();
+        let m = self.map();
         match (self.phase, &o) {
             (PhaseKind::Movement, _) => {
                 let r = adjudicate_movement(m, &self.units, &[(power, o)]);
@@ -223,7 +223,7 @@ impl Diplomacy {
     /// the line, would punish a harmless slip; keeping the coast would echo
     /// an order that cannot exist.)
     fn army_destinations_without_coasts(&self, o: Order) -> Order {
-        let m = map();
+        let m = self.map();
         let Order::Unit { unit, at, kind } = o else {
             return o;
         };
@@ -248,7 +248,7 @@ impl Diplomacy {
     }
 
     pub(super) fn fill_unit(&self, o: Order) -> Order {
-        let m = map();
+        let m = self.map();
         let Some(at) = o.at() else { return o };
         let p = m.prov_of(at);
         let unit = self
@@ -274,7 +274,7 @@ impl Diplomacy {
     /// these gets the rulebook's examples.
     pub(super) fn movement_examples(&self, power: Power) -> Vec<String> {
         use super::menu::OrderChoice;
-        let m = map();
+        let m = self.map();
         let own = |at: crate::diplomacy::geo::LocId| {
             self.units
                 .iter()
@@ -340,7 +340,7 @@ impl Diplomacy {
     /// The hint counting the orders already pending: builds and removals
     /// already ordered are not offered again.
     pub(super) fn hint_with(&self, power: Power, pending: &[Order]) -> String {
-        let m = map();
+        let m = self.map();
         match self.phase {
             PhaseKind::Movement => {
                 let us = self.unit_names_of(power);
@@ -507,7 +507,7 @@ impl Diplomacy {
             ));
         };
         for o in &action.orders {
-            self.check_line(power, &o.canonical(map()))?;
+            self.check_line(power, &o.canonical(self.map()))?;
         }
         Ok(())
     }
@@ -668,7 +668,7 @@ impl Diplomacy {
     /// nothing; another order for the same unit (or build site) replaces it;
     /// a build, waive or removal beyond what the power may do is refused.
     pub(super) fn add_order(&self, power: Power, a: &mut DiplomacyAction, o: Order, from: Source) {
-        let m = map();
+        let m = self.map();
         if a.orders.contains(&o) && !matches!(o, Order::Waive) {
             return;
         }

@@ -1,91 +1,38 @@
-//! Variants on the classic map: which powers play, where they start, and
-//! which centres begin neutral. The map and the adjudicator are unchanged;
-//! a variant is only this data.
+//! Which powers play and where they start: the map's full game, a
+//! variant on the same board from the map file (`variant` lines), or the
+//! full game with some of its powers (`powers=`). The map and the
+//! adjudicator are unchanged; a variant is only data.
 //!
-//! The two-player variants are the ones most played on vDiplomacy, with the
-//! rules published in its source (github.com/diptobi1/vDiplomacy,
-//! `variants/Classic*/`): the powers in `variant.php`, the starting units in
-//! `classes/adjudicatorPreGame.php`, and the victory count from
-//! `variants/variant.php`, `round(18 / 34 × supply centres)` = 18 on the
-//! classic map's 34 centres:
-//! - `fva`, France vs Austria (ClassicFvA 1.1.8): France F Brest, A Paris,
-//!   A Marseilles; Austria F Trieste, A Vienna, A Budapest.
-//! - `gvi`, Germany vs Italy (ClassicGvI 1.0.4): Germany F Kiel, A Munich,
-//!   A Berlin; Italy F Naples, A Rome, A Venice.
-//! - `etv`, England vs Turkey (ClassicEvT 1.0): to offset England's weak
-//!   start, its fleets begin at sea: England F North Sea, A London,
-//!   F English Channel; Turkey A Smyrna, A Constantinople, F Ankara.
+//! `fog` is the full game under Fog of War (vDiplomacy's ClassicFog on the
+//! standard map): the same powers and units, with the game's `fog` option
+//! set; like `classic` it takes a `powers=` list.
 //!
-//! `fog` is the classic game under Fog of War (vDiplomacy's ClassicFog):
-//! the same powers and units, with the game's `fog` option set; like
-//! `classic` it takes a `powers=` list.
-//!
-//! In each two-player variant, every centre but the two powers' home centres starts neutral,
-//! and the other five powers are not on the board. `powers=` plays the
-//! classic game with any subset of at least two powers the same way: their
-//! usual units and home centres, every other centre neutral.
+//! In a variant and under `powers=`, every centre but the playing powers'
+//! home centres starts neutral, and the other powers are not on the board.
+//! A variant without units of its own starts its powers' usual units.
 
 use super::starting_units;
 use crate::diplomacy::geo::{Map, Power};
-use crate::diplomacy::order::{Unit, UnitKind};
+use crate::diplomacy::order::Unit;
 use crate::seam::OptionsError;
 
-/// A variant's name, title, powers and (where they differ from the classic
-/// ones) its starting units.
-struct Variant {
-    name: &'static str,
-    title: &'static str,
-    powers: &'static [Power],
-    /// `None`: the powers' classic starting units.
-    units: Option<&'static [(Power, UnitKind, &'static str)]>,
-}
-
-/// Every variant, classic first.
-const VARIANTS: &[Variant] = &[
-    Variant {
-        name: "classic",
-        title: "the classic game",
-        powers: &Power::ALL,
-        units: None,
-    },
-    Variant {
-        name: "fog",
-        title: "Fog of War on the classic game",
-        powers: &Power::ALL,
-        units: None,
-    },
-    Variant {
-        name: "fva",
-        title: "France vs Austria",
-        powers: &[Power::France, Power::Austria],
-        units: None,
-    },
-    Variant {
-        name: "gvi",
-        title: "Germany vs Italy",
-        powers: &[Power::Germany, Power::Italy],
-        units: None,
-    },
-    Variant {
-        name: "etv",
-        title: "England vs Turkey",
-        powers: &[Power::England, Power::Turkey],
-        units: Some(&[
-            (Power::England, UnitKind::Fleet, "nth"),
-            (Power::England, UnitKind::Army, "lon"),
-            (Power::England, UnitKind::Fleet, "eng"),
-            (Power::Turkey, UnitKind::Army, "smy"),
-            (Power::Turkey, UnitKind::Army, "con"),
-            (Power::Turkey, UnitKind::Fleet, "ank"),
-        ]),
-    },
+/// The variants every map has besides its file's: its full game, and the
+/// full game under Fog of War.
+const BUILT_IN: [(&str, &str); 2] = [
+    ("classic", "the full game"),
+    ("fog", "Fog of War on the full game"),
 ];
 
-/// What `variant=` accepts, for messages.
-fn variant_names() -> String {
-    VARIANTS
+/// What `variant=` accepts on this map, for messages.
+fn variant_names(map: &Map) -> String {
+    BUILT_IN
         .iter()
-        .map(|v| format!("`{}` ({})", v.name, v.title))
+        .map(|(id, title)| format!("`{id}` ({title})"))
+        .chain(
+            map.variants()
+                .iter()
+                .map(|v| format!("`{}` ({})", v.id, v.title)),
+        )
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -100,10 +47,10 @@ pub struct Setup {
 }
 
 /// The seats and starting units the options ask for. `variant` names a
-/// variant (empty = classic); `powers` lists powers by name or initial,
-/// separated by commas or spaces (empty = the variant's). Giving both is
-/// refused unless `variant` is classic (or `fog`, the classic game under
-/// Fog of War): a named variant fixes its powers.
+/// variant (empty = classic, the map's full game); `powers` lists powers by
+/// name or initial, separated by commas or spaces (empty = the variant's).
+/// Giving both is refused unless `variant` is classic (or `fog`, the full
+/// game under Fog of War): a named variant fixes its powers.
 pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsError> {
     let wanted = variant.trim().to_ascii_lowercase();
     let wanted = if wanted.is_empty() {
@@ -111,55 +58,43 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
     } else {
         wanted.as_str()
     };
-    let Some(v) = VARIANTS.iter().find(|v| v.name == wanted) else {
+    let full_game = BUILT_IN.iter().any(|(id, _)| *id == wanted);
+    let named = map.variants().iter().find(|v| v.id == wanted);
+    if !full_game && named.is_none() {
         return Err(OptionsError(format!(
-            "`{}` is not a variant. Variants: {}.",
+            "`{}` is not a variant of the {} map. Variants: {}.",
             crate::diplomacy::order::quoted(variant),
-            variant_names()
+            map.title(),
+            variant_names(map)
         )));
-    };
+    }
     // A named variant refuses any `powers` first: that is the mistake to
     // mend, whatever the list says.
     let listed = powers
         .split(|c: char| c == ',' || c.is_whitespace())
         .any(|w| !w.is_empty());
-    if listed && !is_classic(v.name) {
+    if let (true, Some(v)) = (listed, named) {
         return Err(OptionsError(format!(
-            "`powers` picks the powers of the classic game; the `{}` variant already fixes \
+            "`powers` picks the powers of the full game; the `{}` variant already fixes \
              them ({}). Give either `variant` or `powers`.",
-            v.name,
-            names(v.powers)
+            v.id,
+            names(map, &v.powers)
         )));
     }
-    let chosen = parse_powers(powers)?;
-    let powers: Vec<Power> = if chosen.is_empty() {
-        v.powers.to_vec()
-    } else {
-        chosen
+    let chosen = parse_powers(map, powers)?;
+    let powers: Vec<Power> = match (named, chosen.is_empty()) {
+        (Some(v), _) => v.powers.clone(),
+        (None, true) => map.powers().collect(),
+        (None, false) => chosen,
     };
-    let units = match v.units {
-        Some(list) => list
-            .iter()
-            .filter_map(|&(power, kind, at)| {
-                Some(Unit {
-                    power,
-                    kind,
-                    loc: map.loc_by_abbr(at)?,
-                })
-            })
-            .collect(),
-        None => starting_units(map)
+    let units = match named.filter(|v| !v.units.is_empty()) {
+        Some(v) => starting_units(&v.units),
+        None => starting_units(map.starting_units())
             .into_iter()
             .filter(|u| powers.contains(&u.power))
             .collect(),
     };
     Ok(Setup { powers, units })
-}
-
-/// Whether a variant is the classic game (`fog` is, under Fog of War), so
-/// that `powers=` may pick its powers.
-fn is_classic(name: &str) -> bool {
-    matches!(name, "classic" | "fog")
 }
 
 /// Whether `variant` names the Fog of War variant (`variant=fog`).
@@ -168,32 +103,33 @@ pub fn is_fog_variant(variant: &str) -> bool {
 }
 
 /// "France, Austria".
-fn names(powers: &[Power]) -> String {
+fn names(map: &Map, powers: &[Power]) -> String {
     powers
         .iter()
-        .map(|p| p.name())
+        .map(|&p| map.power_name(p))
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// The powers of a `powers=` list, in the order given; empty for none.
-fn parse_powers(text: &str) -> Result<Vec<Power>, OptionsError> {
+fn parse_powers(map: &Map, text: &str) -> Result<Vec<Power>, OptionsError> {
     let mut out: Vec<Power> = Vec::new();
     for word in text
         .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|w| !w.is_empty())
     {
-        let Some(p) = Power::parse(word) else {
+        let Some(p) = map.parse_power(word) else {
             return Err(OptionsError(format!(
                 "`{}` in `powers` is not a power. Name two or more of {} (or their initials), \
                  separated by commas.",
                 crate::diplomacy::order::quoted(word),
-                names(&Power::ALL)
+                map.power_names()
             )));
         };
         if out.contains(&p) {
             return Err(OptionsError(format!(
-                "`powers` names {p} twice; name each power once."
+                "`powers` names {} twice; name each power once.",
+                map.power_name(p)
             )));
         }
         out.push(p);
@@ -201,7 +137,7 @@ fn parse_powers(text: &str) -> Result<Vec<Power>, OptionsError> {
     if out.len() == 1 {
         return Err(OptionsError(format!(
             "`powers` names only {}; a game needs at least two powers.",
-            out[0]
+            map.power_name(out[0])
         )));
     }
     Ok(out)
@@ -211,10 +147,21 @@ fn parse_powers(text: &str) -> Result<Vec<Power>, OptionsError> {
 mod tests {
     use super::*;
 
+    fn named(m: &Map, names: &[&str]) -> Vec<Power> {
+        names.iter().map(|n| m.parse_power(n).unwrap()).collect()
+    }
+
     fn at(m: &Map, units: &[Unit]) -> Vec<String> {
         let mut v: Vec<String> = units
             .iter()
-            .map(|u| format!("{} {:?} {}", u.power, u.kind, m.loc(u.loc).abbr))
+            .map(|u| {
+                format!(
+                    "{} {:?} {}",
+                    m.power_name(u.power),
+                    u.kind,
+                    m.loc(u.loc).abbr
+                )
+            })
             .collect();
         v.sort();
         v
@@ -244,7 +191,7 @@ mod tests {
     fn the_published_starting_positions() {
         let m = Map::standard();
         let fva = setup(m, "fva", "").unwrap();
-        assert_eq!(fva.powers, [Power::France, Power::Austria]);
+        assert_eq!(fva.powers, named(m, &["France", "Austria"]));
         assert_eq!(
             at(m, &fva.units),
             [
@@ -257,7 +204,7 @@ mod tests {
             ]
         );
         let gvi = setup(m, "GvI", "").unwrap();
-        assert_eq!(gvi.powers, [Power::Germany, Power::Italy]);
+        assert_eq!(gvi.powers, named(m, &["Germany", "Italy"]));
         assert_eq!(
             at(m, &gvi.units),
             [
@@ -270,7 +217,7 @@ mod tests {
             ]
         );
         let etv = setup(m, "etv", "").unwrap();
-        assert_eq!(etv.powers, [Power::England, Power::Turkey]);
+        assert_eq!(etv.powers, named(m, &["England", "Turkey"]));
         assert_eq!(
             at(m, &etv.units),
             [
@@ -283,7 +230,7 @@ mod tests {
             ]
         );
         let classic = setup(m, "", "").unwrap();
-        assert_eq!(classic.powers, Power::ALL);
+        assert_eq!(classic.powers, m.powers().collect::<Vec<_>>());
         assert_eq!(classic.units.len(), 22);
     }
 
@@ -291,7 +238,7 @@ mod tests {
     fn a_subset_of_powers_keeps_their_classic_units_in_the_order_given() {
         let m = Map::standard();
         let s = setup(m, "classic", "turkey, R,germany").unwrap();
-        assert_eq!(s.powers, [Power::Turkey, Power::Russia, Power::Germany]);
+        assert_eq!(s.powers, named(m, &["Turkey", "Russia", "Germany"]));
         assert_eq!(s.units.len(), 3 + 4 + 3);
         assert!(s.units.iter().all(|u| s.powers.contains(&u.power)));
     }

@@ -1,7 +1,7 @@
 //! The view of the board: the text board, the status line and the choices
 //! offered to the power whose turn it is.
 
-use super::{Diplomacy, DiplomacyAction, map};
+use super::{Diplomacy, DiplomacyAction};
 use crate::diplomacy::geo::{Bits, Power};
 use crate::diplomacy::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
@@ -37,7 +37,7 @@ impl Diplomacy {
     /// with `shown`, only the units in those provinces (Fog of War), and a
     /// line saying so.
     fn board_text(&self, shown: Option<Bits>) -> String {
-        let m = map();
+        let m = self.map();
         let mut board = format!("{}\n", self.phase_name());
         let in_sight = |u: &Unit| shown.is_none_or(|b| b & (1u128 << m.prov_of(u.loc)) != 0);
         match shown {
@@ -63,7 +63,7 @@ impl Diplomacy {
                 .map(|u| unit_name(m, u))
                 .collect();
             // Wrap unit lists so board lines stay under 80 characters.
-            let mut line = format!("{:<8} {:>2} SC ", p.name(), self.centre_count(p));
+            let mut line = format!("{:<8} {:>2} SC ", self.power_name(p), self.centre_count(p));
             for (k, u) in us.iter().enumerate() {
                 if line.len() + u.len() + 2 > 78 {
                     let _ = writeln!(board, "{}", line.trim_end());
@@ -81,7 +81,7 @@ impl Diplomacy {
             let _ = writeln!(
                 board,
                 "Dislodged: {} {}",
-                d.unit.power,
+                m.power_name(d.unit.power),
                 unit_name(m, &d.unit)
             );
         }
@@ -142,7 +142,7 @@ impl Diplomacy {
     /// Each dislodged unit of `power`: every retreat open to it, then its
     /// disband.
     fn retreat_choices(&self, power: Power) -> Vec<String> {
-        let m = map();
+        let m = self.map();
         let occ = self.occupied();
         let so = self.standoff_bits();
         let mut orders = Vec::new();
@@ -167,7 +167,7 @@ impl Diplomacy {
 
     /// Builds and a waive for a power owed units, else a disband per unit.
     fn adjustment_choices(&self, power: Power) -> Vec<String> {
-        let m = map();
+        let m = self.map();
         let n = adjustment_count(m, &self.units, &self.owners, power);
         if n > 0 {
             let mut orders: Vec<String> = self
@@ -199,7 +199,7 @@ impl Diplomacy {
     /// order among `orders` (movement: its units; retreats: its dislodged
     /// units; adjustments: none, builds and removals are counted instead).
     pub fn units_without_orders(&self, power: Power, orders: &[Order]) -> Vec<Unit> {
-        let m = map();
+        let m = self.map();
         let ordered = |u: &Unit| {
             orders
                 .iter()
@@ -231,7 +231,7 @@ impl Diplomacy {
         seat: Seat,
         action: &DiplomacyAction,
     ) -> String {
-        let m = map();
+        let m = self.map();
         let mut s = String::new();
         for o in &action.orders {
             let _ = writeln!(s, "{}", o.canonical(m));

@@ -20,7 +20,19 @@ pub struct MapProblem {
 
 /// The line kinds of a map's rules (the other lines of a map file are its
 /// geometry, read by the renderer).
-pub const RULE_LINE_KINDS: [&str; 4] = ["prov", "coasts", "army", "fleet"];
+pub const RULE_LINE_KINDS: [&str; 11] = [
+    "map",
+    "start",
+    "victory",
+    "power",
+    "start-unit",
+    "variant",
+    "variant-unit",
+    "prov",
+    "coasts",
+    "army",
+    "fleet",
+];
 
 /// The map's rules and their problems: everything that could be checked
 /// (a line that cannot be read stops the checks that need it), and the
@@ -30,7 +42,11 @@ pub fn check_map_rules(text: &str) -> (Vec<MapProblem>, Option<Map>) {
     let from_error = |e: MapError| match e {
         MapError::Syntax { line, msg } => MapProblem { line, problem: msg },
     };
-    let (mut provs, aliases) = match parse_provinces(text) {
+    let header = match super::powers::parse_header(text) {
+        Ok(header) => header,
+        Err(e) => return (vec![from_error(e)], None),
+    };
+    let (mut provs, aliases) = match parse_provinces(text, &header.powers) {
         Ok(found) => found,
         Err(e) => return (vec![from_error(e)], None),
     };

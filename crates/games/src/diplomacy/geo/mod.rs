@@ -6,11 +6,15 @@
 //! adjudicator's neighbour tests are a single AND.
 
 mod check;
+mod powers;
+mod registry;
 
 pub use check::{MapProblem, RULE_LINE_KINDS, check_map_rules};
+pub use powers::{DEFAULT_START_YEAR, MAX_POWERS, MapVariant, Power, PowerInfo, StartingUnit};
+pub use registry::{
+    InstallError, MapCache, MapRef, bundled_maps, find_map, install_map, installed_maps,
+};
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::sync::OnceLock;
 
 /// A province id (dense, `0..Map::province_count()`).
 pub type ProvId = u8;
@@ -21,84 +25,6 @@ pub type Bits = u128;
 
 /// The largest number of provinces plus coasts a map may have (bitset width).
 pub const MAX_LOCS: usize = 128;
-
-/// The seven great powers, in the standard seat order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Power {
-    /// Austria-Hungary.
-    Austria,
-    /// England.
-    England,
-    /// France.
-    France,
-    /// Germany.
-    Germany,
-    /// Italy.
-    Italy,
-    /// Russia.
-    Russia,
-    /// Turkey (the Ottoman Empire).
-    Turkey,
-}
-
-impl Power {
-    /// All powers in seat order.
-    pub const ALL: [Power; 7] = [
-        Power::Austria,
-        Power::England,
-        Power::France,
-        Power::Germany,
-        Power::Italy,
-        Power::Russia,
-        Power::Turkey,
-    ];
-
-    /// The power's seat number (0..7).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The power with this [`Power::index`] (its place in [`Power::ALL`]).
-    /// Not a seat: a game's seats map to its powers through
-    /// `Diplomacy::power_of_seat`, since a variant seats fewer powers.
-    pub fn from_index(i: usize) -> Option<Power> {
-        Power::ALL.get(i).copied()
-    }
-
-    /// The English name ("Austria", ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Power::Austria => "Austria",
-            Power::England => "England",
-            Power::France => "France",
-            Power::Germany => "Germany",
-            Power::Italy => "Italy",
-            Power::Russia => "Russia",
-            Power::Turkey => "Turkey",
-        }
-    }
-
-    /// Parses a power name, case-insensitively, accepting common variants.
-    pub fn parse(s: &str) -> Option<Power> {
-        let l = s.trim().to_ascii_lowercase();
-        Some(match l.as_str() {
-            "austria" | "austria-hungary" | "aus" | "a" => Power::Austria,
-            "england" | "eng" | "britain" | "e" => Power::England,
-            "france" | "fra" | "f" => Power::France,
-            "germany" | "ger" | "g" => Power::Germany,
-            "italy" | "ita" | "i" => Power::Italy,
-            "russia" | "rus" | "r" => Power::Russia,
-            "turkey" | "tur" | "t" => Power::Turkey,
-            _ => return None,
-        })
-    }
-}
-
-impl fmt::Display for Power {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What kind of terrain a province is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -200,9 +126,17 @@ pub enum MapError {
     },
 }
 
-/// The map: provinces, locations, adjacency and the name index used by the parser.
+/// The map: its powers and the game it starts, provinces, locations,
+/// adjacency and the name index used by the parser.
 #[derive(Debug, Clone)]
 pub struct Map {
+    id: String,
+    title: String,
+    start_year: u16,
+    victory_centres: u32,
+    powers: Vec<PowerInfo>,
+    starting_units: Vec<StartingUnit>,
+    variants: Vec<MapVariant>,
     provs: Vec<Province>,
     locs: Vec<Location>,
     army_adj: Vec<Bits>,
@@ -239,17 +173,15 @@ pub fn normalize(s: &str) -> String {
 impl Map {
     /// The standard map, parsed once from `geo/standard.txt`.
     pub fn standard() -> &'static Map {
-        static MAP: OnceLock<Map> = OnceLock::new();
-        MAP.get_or_init(|| {
-            Map::parse(include_str!("standard.txt")).expect("the bundled standard map is valid")
-        })
+        registry::standard()
     }
 
     /// Parses a map in the `standard.txt` format.
     pub fn parse(text: &str) -> Result<Map, MapError> {
-        // Three passes over the text (provinces, then coasts, then edges),
+        // Passes over the text (powers, provinces, coasts, edges, units),
         // because a line may name a place declared further down.
-        let (mut provs, aliases) = parse_provinces(text)?;
+        let header = powers::parse_header(text)?;
+        let (mut provs, aliases) = parse_provinces(text, &header.powers)?;
         let locs = add_coasts(text, &mut provs)?;
         if locs.len() > MAX_LOCS {
             return Err(syntax_error(
@@ -264,13 +196,32 @@ impl Map {
             return Err(syntax_error(0, first));
         }
         let (fleet_prov_adj, prov_fleet_adj) = fleet_province_adjacency(&provs, &locs, &fleet_adj);
+        let starting_units = powers::parse_units(text, &header.powers, &provs, &locs)?;
+        let variants = powers::parse_variants(text, &header.powers, &provs, &locs)?;
         let names = name_index(&provs, aliases);
         let longest_name_words = names
             .iter()
             .map(|(n, _)| n.split(' ').count())
             .max()
             .unwrap_or(1);
+        let centres = provs.iter().filter(|p| p.sc).count() as u32;
+        let victory_centres = header.victory_centres.unwrap_or(centres / 2 + 1);
+        if victory_centres > centres {
+            return Err(syntax_error(
+                0,
+                format!(
+                    "`victory {victory_centres}` asks for more centres than the map's {centres}"
+                ),
+            ));
+        }
         Ok(Map {
+            id: header.id,
+            title: header.title,
+            start_year: header.start_year,
+            victory_centres,
+            powers: header.powers,
+            starting_units,
+            variants,
             provs,
             locs,
             army_adj,
@@ -282,6 +233,78 @@ impl Map {
         })
     }
 
+    /// The id `map=` names it by (`standard`, `ancient_med`).
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+    /// The title players read (`Ancient Mediterranean`).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+    /// The year of the first Spring.
+    pub fn start_year(&self) -> u16 {
+        self.start_year
+    }
+    /// Centres a power needs for a solo win.
+    pub fn victory_centres(&self) -> u32 {
+        self.victory_centres
+    }
+    /// The number of powers in the map's table.
+    pub fn power_count(&self) -> usize {
+        self.powers.len()
+    }
+    /// Every power, in the table's order (the full game's seat order).
+    pub fn powers(&self) -> impl Iterator<Item = Power> + '_ {
+        (0..self.powers.len()).map(|i| Power::new(i as u8))
+    }
+    /// The power table itself.
+    pub fn power_table(&self) -> &[PowerInfo] {
+        &self.powers
+    }
+    /// A power's name, colours and aliases.
+    pub fn power(&self, p: Power) -> &PowerInfo {
+        &self.powers[p.index()]
+    }
+    /// A power's name (`France`); `?` for a power the map does not have.
+    pub fn power_name(&self, p: Power) -> &str {
+        self.powers.get(p.index()).map_or("?", |i| i.name.as_str())
+    }
+    /// The power a player means, in any case: its name, an alias, its
+    /// first three letters, or its initial when no other power shares it.
+    pub fn parse_power(&self, s: &str) -> Option<Power> {
+        let n = normalize(s);
+        if n.is_empty() {
+            return None;
+        }
+        if let Some(p) = powers::find_power(&self.powers, &n) {
+            return Some(p);
+        }
+        let starts = |len: usize| {
+            let matching: Vec<usize> = (0..self.powers.len())
+                .filter(|&i| {
+                    let name = normalize(&self.powers[i].name);
+                    n.len() == len && name.starts_with(&n)
+                })
+                .collect();
+            match matching[..] {
+                [only] => Some(Power::new(only as u8)),
+                _ => None,
+            }
+        };
+        starts(3).or_else(|| starts(1))
+    }
+    /// "Austria, England, ...": every power's name, for messages.
+    pub fn power_names(&self) -> String {
+        powers::power_list(&self.powers)
+    }
+    /// The full game's units in its first Spring.
+    pub fn starting_units(&self) -> &[StartingUnit] {
+        &self.starting_units
+    }
+    /// The other games on this board (`fva`, ...).
+    pub fn variants(&self) -> &[MapVariant] {
+        &self.variants
+    }
     /// Number of provinces (including impassable ones).
     pub fn province_count(&self) -> usize {
         self.provs.len()
@@ -422,6 +445,14 @@ impl Map {
     }
 }
 
+/// A power of the standard map by name, for tests.
+#[cfg(test)]
+pub(crate) fn std_power(name: &str) -> Power {
+    Map::standard()
+        .parse_power(name)
+        .unwrap_or_else(|| panic!("{name} is a standard power"))
+}
+
 /// Iterates the set bits of a bitset, lowest first.
 #[derive(Clone, Copy)]
 pub struct BitIter(pub Bits);
@@ -453,7 +484,10 @@ type Alias = (String, usize);
 
 /// First pass: the `prov` lines, as provinces and their aliases (normalised,
 /// with the index of the province each names).
-fn parse_provinces(text: &str) -> Result<(Vec<Province>, Vec<Alias>), MapError> {
+fn parse_provinces(
+    text: &str,
+    powers: &[PowerInfo],
+) -> Result<(Vec<Province>, Vec<Alias>), MapError> {
     let err = syntax_error;
     let mut provs: Vec<Province> = Vec::new();
     let mut aliases: Vec<Alias> = Vec::new();
@@ -482,13 +516,14 @@ fn parse_provinces(text: &str) -> Result<(Vec<Province>, Vec<Alias>), MapError> 
             Some("neutral") => (true, None),
             Some(p) => (
                 true,
-                Some(Power::parse(p).ok_or_else(|| {
+                Some(powers::find_power(powers, p).ok_or_else(|| {
                     err(
                         i + 1,
                         format!(
-                            "unknown power {p:?} in the centre field: expected `-`, \
-                             `neutral` or one of Austria, England, France, Germany, \
-                             Italy, Russia, Turkey"
+                            "unknown power {:?} in the centre field: expected `-`, \
+                             `neutral` or one of {}",
+                            p.chars().take(40).collect::<String>(),
+                            powers::power_list(powers)
                         ),
                     )
                 })?),

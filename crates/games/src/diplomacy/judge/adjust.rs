@@ -11,7 +11,7 @@
 //! province name.
 
 use super::{OrderOutcome, PhaseKind, Reason};
-use crate::diplomacy::geo::{Bits, LocId, Map, Power, ProvId, Terrain};
+use crate::diplomacy::geo::{Bits, LocId, MAX_POWERS, Map, Power, ProvId, Terrain};
 use crate::diplomacy::order::{Order, OrderKind, Unit, UnitKind};
 
 /// Everything an adjustment phase produced.
@@ -129,9 +129,9 @@ struct AdjustmentLedger<'a> {
     units: &'a [Unit],
     owners: &'a [Option<Power>],
     /// Per power: builds owed (positive) or removals owed (negative).
-    delta: [i32; 7],
+    delta: [i32; MAX_POWERS],
     /// Per power: builds, waives or removals taken.
-    used: [i32; 7],
+    used: [i32; MAX_POWERS],
     occupied: Bits,
     built: Vec<Unit>,
     removed_mask: Bits,
@@ -140,8 +140,8 @@ struct AdjustmentLedger<'a> {
 
 impl<'a> AdjustmentLedger<'a> {
     fn new(map: &'a Map, units: &'a [Unit], owners: &'a [Option<Power>]) -> Self {
-        let mut delta = [0i32; 7];
-        for pw in Power::ALL {
+        let mut delta = [0i32; MAX_POWERS];
+        for pw in map.powers() {
             delta[pw.index()] = adjustment_count(map, units, owners, pw);
         }
         AdjustmentLedger {
@@ -149,7 +149,7 @@ impl<'a> AdjustmentLedger<'a> {
             units,
             owners,
             delta,
-            used: [0i32; 7],
+            used: [0i32; MAX_POWERS],
             occupied: units.iter().fold(0, |b, u| b | 1u128 << map.prov_of(u.loc)),
             built: Vec::new(),
             removed_mask: 0,
@@ -212,7 +212,7 @@ impl<'a> AdjustmentLedger<'a> {
     /// Civil disorder for removals owed but not ordered.
     fn civil_disorder(&self) -> Vec<Unit> {
         let mut civil = Vec::new();
-        for pw in Power::ALL {
+        for pw in self.map.powers() {
             let pi = pw.index();
             let missing = -self.delta[pi] - self.used[pi];
             if self.delta[pi] >= 0 || missing <= 0 {

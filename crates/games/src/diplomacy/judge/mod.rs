@@ -146,7 +146,9 @@ impl Reason {
         let p = |p: ProvId| map.prov(p).name.clone();
         match *self {
             Reason::NoUnit(x) => format!("there is no unit in {}", p(x)),
-            Reason::NotOwnUnit(x, pw) => format!("the unit in {} belongs to {pw}", p(x)),
+            Reason::NotOwnUnit(x, pw) => {
+                format!("the unit in {} belongs to {}", p(x), map.power_name(pw))
+            }
             Reason::WrongUnitType(x, k) => format!(
                 "the unit in {} is an {}",
                 p(x),

@@ -228,7 +228,7 @@ impl<'m> Judge<'m> {
             self.unit_at[p] = i as u8;
             self.unit_loc[p] = u.loc;
             self.unit_kind[p] = u.kind;
-            self.owner[p] = u.power as u8;
+            self.owner[p] = u.power.index() as u8;
             self.occupied |= bit(p as u8);
             self.node[p] = Node::Hold;
         }
