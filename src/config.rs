@@ -35,6 +35,8 @@ pub struct Config {
     pub ai: AiConfig,
     /// Battle rule data.
     pub battle: BattleConfig,
+    /// `[diplomacy]`
+    pub diplomacy: DiplomacyConfig,
     /// Logging.
     pub log: LogConfig,
     /// The health and metrics endpoint.
@@ -209,6 +211,16 @@ pub struct BattleConfig {
     pub roster: String,
 }
 
+/// `[diplomacy]`
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DiplomacyConfig {
+    /// Map files to install besides the bundled maps (rules and geometry
+    /// in one file each; games name them by the id on their `map` line).
+    /// `GAMEHOST_DIPLOMACY_MAPS` separates them with `:`, as `PATH` does.
+    pub maps: Vec<String>,
+}
+
 /// `[metrics]`: `/healthz` and `/metrics` over HTTP, off unless `listen` is set.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -300,6 +312,7 @@ const SECTIONS: &[&str] = &[
     "deadlines",
     "ai",
     "battle",
+    "diplomacy",
     "log",
     "metrics",
     "backup",
@@ -475,7 +488,8 @@ impl Config {
     }
 
     /// Takes every relative path written in the config file (`database.path`,
-    /// `database.backup_dir`, `discord.api_root_ca`, `battle.roster`) from the
+    /// `database.backup_dir`, `discord.api_root_ca`, `battle.roster`,
+    /// `diplomacy.maps`) from the
     /// file's folder (`folder`), so the bot finds its files wherever it is
     /// started from. Defaults and environment variables stay relative to
     /// the working directory, as `--db` does.
@@ -520,6 +534,13 @@ impl Config {
             && let Some(p) = anchor(Path::new(&self.battle.roster))
         {
             self.battle.roster = p.display().to_string();
+        }
+        if from_file("diplomacy.maps") {
+            for map in &mut self.diplomacy.maps {
+                if let Some(p) = anchor(Path::new(map.as_str())) {
+                    *map = p.display().to_string();
+                }
+            }
         }
     }
 
@@ -641,6 +662,15 @@ pub fn check_log_filter(filter: &str) -> Result<(), String> {
 /// settings that are always text.
 fn env_value(path: &str, v: &str) -> figment::value::Value {
     use figment::value::Value;
+    // A list of paths, separated as in PATH.
+    if path == "diplomacy.maps" {
+        let paths: Vec<Value> = v
+            .split(':')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| Value::from(p.to_string()))
+            .collect();
+        return Value::from(paths);
+    }
     if TEXT_KEYS.contains(&path) {
         return Value::from(v.to_string());
     }

@@ -1,4 +1,5 @@
-//! Reading the files an operator names (the `[battle] roster`, `gamehost
+//! Reading the files an operator names (the `[battle] roster`, the
+//! `[diplomacy] maps`, the config itself, `gamehost
 //! battle --roster`): bounded in size, regular files only, and never quoted
 //! back in an error, so a mistyped path (`/dev/zero`, a FIFO,
 //! `/proc/self/environ`) fails fast with one line instead of hanging,
@@ -26,7 +27,7 @@ pub enum OperatorFileError {
         reason: String,
     },
     /// A directory, FIFO, socket or device.
-    #[error("{what} {path}: is {kind}, not a regular file; give the path of a TOML file")]
+    #[error("{what} {path}: is {kind}, not a regular file; give the path of the file itself")]
     NotRegular {
         /// What the file is for.
         what: &'static str,

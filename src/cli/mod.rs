@@ -189,10 +189,19 @@ pub fn load_config(explicit: &Option<PathBuf>) -> anyhow::Result<Config> {
 }
 
 /// The engines, with the data the operator configured: the `[battle]
-/// roster` file is read here, once, at start-up (bounded, regular files
-/// only) and handed to the battle engine as data. No option a game's
-/// creator sends names a file.
+/// roster` file and the `[diplomacy] maps` files are read here, once, at
+/// start-up (bounded, regular files only) and handed to the engines as
+/// data. No option a game's creator sends names a file.
 pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
+    for path in &config.diplomacy.maps {
+        let map = crate::operator_maps::install_map_file(std::path::Path::new(path.trim()))
+            .map_err(|e| anyhow::anyhow!("config `[diplomacy] maps`: {e}"))?;
+        tracing::info!(
+            map = map.id(),
+            title = map.title(),
+            "installed a Diplomacy map"
+        );
+    }
     let path = config.battle.roster.trim();
     if path.is_empty() {
         return Ok(Registry::standard());

@@ -350,13 +350,20 @@ fn legend(s: &mut String, b: &Board, pos: &MapPosition) {
         s,
         r##"<rect x="0" y="{top}" width="{width}" height="{LEGEND_HEIGHT}" fill="#f7f4ec"/><line x1="0" y1="{top}" x2="{width}" y2="{top}" stroke="#3a2f1e" stroke-width="2"/>"##
     );
+    let title = truncate(&pos.title, 52);
     let _ = write!(
         s,
         r##"<text x="12" y="{:.0}" font-size="17" fill="#111">{}</text>"##,
         top + 24.0,
-        escape(&truncate(&pos.title, 52))
+        escape(&title)
     );
-    legend_key(s, width - KEY_WIDTH, top + 19.0);
+    // The key sits right of the title on a board wide enough for both
+    // (every board as wide as the standard one); a narrow board keeps the
+    // title and drops the key.
+    let title_end = 12.0 + TITLE_CHAR_WIDTH * title.chars().count() as f64;
+    if width - KEY_WIDTH >= title_end + 20.0 {
+        legend_key(s, width - KEY_WIDTH, top + 19.0);
+    }
     // One cell per power.
     let cell_w = width / b.map.power_count().max(1) as f64;
     let y0 = top + 36.0;
@@ -367,6 +374,9 @@ fn legend(s: &mut String, b: &Board, pos: &MapPosition) {
 
 /// The width the key to the symbols takes, with its margin on the right.
 const KEY_WIDTH: f64 = 553.0;
+
+/// The widest a character of the 17 px legend title is drawn, about.
+const TITLE_CHAR_WIDTH: f64 = 9.4;
 
 /// The key to the symbols, right-aligned on the legend's title row at `ky`.
 fn legend_key(s: &mut String, x0: f64, ky: f64) {
