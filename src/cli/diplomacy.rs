@@ -528,6 +528,12 @@ pub fn record_position(
     with_orders: bool,
 ) -> Result<render::diplomacy::MapPosition, String> {
     use games::diplomacy::record::{RecUnit, unit_from, units_from};
+    // A record of a game on another map names it (`gamehost diplomacy export`).
+    let map: &'static Map = match rec.map.as_deref() {
+        None => map,
+        Some(id) => games::diplomacy::geo::find_map(id)
+            .ok_or_else(|| format!("unknown map {}", id.chars().take(40).collect::<String>()))?,
+    };
     check_record(map, rec)?;
     let units = units_from(map, &rec.units)?;
     let dislodged = rec

@@ -69,7 +69,7 @@ pub(super) fn guide(s: &Seated) -> String {
 
 /// `orders`: the orders given this phase, or what is still without one.
 pub(super) fn orders_text(s: &Seated) -> String {
-    let m = games::diplomacy::geo::Map::standard();
+    let m = s.game.map();
     let mut text = if s.pending.is_empty() {
         format!("No orders yet this phase ({}).\n", s.game.phase_name())
     } else {

@@ -66,6 +66,9 @@ pub struct Record {
     /// Optional case id, echoed back.
     #[serde(default)]
     pub id: Option<String>,
+    /// The map, by id; absent: the standard map (as in every DATC case).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<String>,
     /// `movement`, `retreat` or `adjustment`.
     pub phase: String,
     /// `spring`, `fall` or `winter` (informational; exported games write it).
@@ -201,6 +204,18 @@ pub fn check_record(map: &Map, rec: &Record) -> Result<(), String> {
     let centres: usize = rec.supply_centers.values().map(Vec::len).sum();
     count("supply centres", centres, provinces, one_each)?;
     Ok(())
+}
+
+/// The map a record is on: the one its `map` names (bundled or
+/// installed), else `default`.
+pub fn map_of_record<'a>(default: &'a Map, rec: &Record) -> Result<&'a Map, String> {
+    match rec.map.as_deref() {
+        None => Ok(default),
+        Some(id) if id == default.id() => Ok(default),
+        Some(id) => super::geo::find_map(id)
+            .map(|m| m as &Map)
+            .ok_or_else(|| format!("unknown map {}", quoted(id))),
+    }
 }
 
 /// Converts a record unit to a board unit, refusing a unit that cannot
@@ -397,6 +412,7 @@ fn movement(
 
 /// Adjudicates one record.
 pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
+    let map = map_of_record(map, rec)?;
     check_record(map, rec)?;
     let mut out = match rec.phase.as_str() {
         "movement" => movement(map, &rec.units, &rec.orders)?.0,
@@ -563,6 +579,7 @@ impl Diplomacy {
             Season::Winter => "winter",
         };
         Record {
+            map: (map.id() != "standard").then(|| map.id().to_string()),
             id: Some(format!("{} {}", capitalised(season), self.year())),
             phase: self.phase().name().to_string(),
             season: Some(season.to_string()),

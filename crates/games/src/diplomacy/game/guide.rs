@@ -11,9 +11,8 @@ use crate::diplomacy::order::Order;
 use crate::seam::Seat;
 
 /// The general rules: orders of every phase with examples, finishing, draws.
-const RULES: &str = "**Diplomacy**: the powers race for a majority of the supply centres \
-(18 of 34 on the standard map). Every phase each power writes its orders in secret; all \
-are resolved together.\n\
+const RULES: &str = "Every phase each power writes its orders in secret; all are \
+resolved together.\n\
 **Orders**, one per line (provinces by name or abbreviation, fleets' coasts as `Stp/nc`):\n\
 `A Par H` hold · `A Par - Bur` move · `A Mar S A Par - Bur` support a move · \
 `A Mun S A Ber` support a hold · `F Nth C A Lon - Nwy` convoy, with `A Lon - Nwy via convoy` \
@@ -39,7 +38,18 @@ impl Diplomacy {
     /// [`crate::seam::Game::rules`]: the general rules, and for a power in
     /// the game its own units with examples it could really give now.
     pub(in crate::diplomacy) fn rules_text(&self, viewer: Option<Seat>) -> String {
-        let mut s = RULES.to_string();
+        let m = self.map();
+        let mut s = format!(
+            "**Diplomacy** on the {} map: the powers race for the supply centres; {} of its {} \
+             win. ",
+            m.title(),
+            self.victory_centres(),
+            m.supply_centres().count()
+        );
+        s.push_str(RULES);
+        if m.id() != "standard" {
+            s.push_str("(The examples above name provinces of the standard map.)\n");
+        }
         if self.fog_hides() {
             s.push_str(FOG_RULES);
         }

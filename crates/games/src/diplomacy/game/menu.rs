@@ -387,10 +387,15 @@ mod tests {
     /// for the others; `per_kind` of each kind, the first ones past Spring
     /// 1901 so that boards differ from the opening.
     fn positions(per_kind: usize) -> Vec<Diplomacy> {
+        positions_with(DiplomacyOptions::default(), per_kind)
+    }
+
+    /// [`positions`] of games with `options` (another map).
+    fn positions_with(options: DiplomacyOptions, per_kind: usize) -> Vec<Diplomacy> {
         let mut out: Vec<Diplomacy> = Vec::new();
         let count = |out: &[Diplomacy], k: PhaseKind| out.iter().filter(|g| g.phase() == k).count();
         for seed in 0..40u64 {
-            let mut g = Diplomacy::new_game(DiplomacyOptions::default(), seed).unwrap();
+            let mut g = Diplomacy::new_game(options.clone(), seed).unwrap();
             for step in 0..14u64 {
                 if g.outcome().is_some() {
                     break;
@@ -428,7 +433,7 @@ mod tests {
     /// Every line a player could type for the unit at `me` (`A Par`), whatever
     /// the rules say: each order kind to every location on the map.
     fn typed_unit_lines(g: &Diplomacy, me: &str, kind: UnitKind) -> Vec<String> {
-        let m = map();
+        let m = g.map();
         let locs: Vec<&str> = (0..m.location_count())
             .map(|l| m.loc(l as u8).abbr.as_str())
             .collect();
@@ -456,7 +461,7 @@ mod tests {
     /// The menu's spelling of an accepted typed order (see the module
     /// comment), or `None` for a support the menu leaves out as void.
     fn as_offered(g: &Diplomacy, power: Power, o: Order) -> Option<Order> {
-        let m = map();
+        let m = g.map();
         let Order::Unit { unit, at, kind } = o else {
             return Some(o);
         };
@@ -545,7 +550,7 @@ mod tests {
     }
 
     fn check_position(g: &Diplomacy, rng: &mut ChaCha8Rng, units_per_power: usize) -> usize {
-        let m: &Map = map();
+        let m: &Map = g.map();
         let mut checked = 0;
         for p in m.powers() {
             let mut units = g.orderable_units(p);
@@ -625,7 +630,11 @@ mod tests {
 
     #[test]
     fn menus_offer_exactly_the_orders_a_typed_line_is_accepted_for() {
-        let ps = positions(3);
+        check_menus(positions(3));
+    }
+
+    /// The property on every position of `ps` (three of each phase kind).
+    fn check_menus(ps: Vec<Diplomacy>) {
         let kinds: Vec<PhaseKind> = ps.iter().map(|g| g.phase()).collect();
         for k in [
             PhaseKind::Movement,
