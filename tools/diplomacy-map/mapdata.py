@@ -1,4 +1,4 @@
-"""Reading assets/diplomacy/standard-map.txt back (the check and the preview use the written file)."""
+"""Reading a written board file (assets/diplomacy/<map>-map.txt) back; the check and the preview use it."""
 
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
@@ -9,8 +9,9 @@ def _pts(tokens):
 
 
 def read(path):
-    """{'canvas': (w, h), 'polys': {owner: [Polygon]}, 'unit'/'label'/'sc': {name: (x, y)}, 'straits': [(a, b)]}"""
-    d = {"polys": {}, "unit": {}, "label": {}, "sc": {}, "dislodged": {}, "straits": []}
+    """{'canvas': (w, h), 'polys': {owner: [Polygon]}, 'unit'/'label'/'sc': {name: (x, y)}, 'straits': [(a, b)],
+    'strait_lines': [((x1, y1), (x2, y2))]}"""
+    d = {"polys": {}, "unit": {}, "label": {}, "sc": {}, "dislodged": {}, "straits": [], "strait_lines": []}
     cur = None
     for raw in open(path):
         line = raw.split("#", 1)[0].strip()
@@ -28,6 +29,7 @@ def read(path):
             d[w[0]][w[1]] = (float(w[2]), float(w[3]))
         elif w[0] == "strait":
             d["straits"].append((w[1], w[2]))
+            d["strait_lines"].append(((float(w[3]), float(w[4])), (float(w[5]), float(w[6]))))
     d["rings"] = d["polys"]
     d["polys"] = {o: [Polygon(s, hs) for _, s, hs in rs] for o, rs in d["polys"].items()}
     d["geom"] = {o: unary_union(ps) for o, ps in d["polys"].items()}

@@ -41,9 +41,11 @@ def render(map_path, rules_path, out, scale=1.0):
         for _, _, holes in rs:
             for hl in holes:
                 dr.line(S(hl + hl[:1]), fill="#6b5e4a", width=1)
-    for a, b in d["straits"]:
-        (x0, y0), (x1, y1) = d["unit"][a], d["unit"][b]
-        dr.line([(x0 * scale, y0 * scale), (x1 * scale, y1 * scale)], fill="#c03030", width=1)
+    # Each strait crossing as the map file draws it (coast to coast), and faintly the units it joins.
+    for (a, b), ((x0, y0), (x1, y1)) in zip(d["straits"], d["strait_lines"]):
+        (u0, v0), (u1, v1) = d["unit"][a], d["unit"][b]
+        dr.line([(u0 * scale, v0 * scale), (u1 * scale, v1 * scale)], fill="#e8b0b0", width=1)
+        dr.line([(x0 * scale, y0 * scale), (x1 * scale, y1 * scale)], fill="#c03030", width=3)
     for p, (x, y) in d["sc"].items():
         dr.ellipse([(x - 4) * scale, (y - 4) * scale, (x + 4) * scale, (y + 4) * scale], outline="#111", fill="#fff")
     for loc, (x, y) in d["unit"].items():
