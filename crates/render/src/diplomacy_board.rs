@@ -13,8 +13,15 @@ use std::sync::{OnceLock, RwLock};
 /// The standard map's generated board geometry (see `tools/diplomacy-map/README.md`).
 pub static BOARD_DATA: &str = include_str!("../../../assets/diplomacy/standard-map.txt");
 
+/// The Ancient Mediterranean board's generated geometry.
+pub static ANCIENT_MED_BOARD_DATA: &str =
+    include_str!("../../../assets/diplomacy/ancient-med-map.txt");
+
 /// The geometry of each bundled map, by map id.
-const BUNDLED_BOARDS: [(&str, &str); 1] = [("standard", BOARD_DATA)];
+const BUNDLED_BOARDS: [(&str, &str); 2] = [
+    ("standard", BOARD_DATA),
+    ("ancient_med", ANCIENT_MED_BOARD_DATA),
+];
 
 /// The standard board's canvas width (its `canvas` line; the board test
 /// checks they agree). Other maps have their own ([`Board::size`]).

@@ -1,11 +1,12 @@
-//! The map image's geometry (assets/diplomacy/standard-map.txt) against the
-//! rules' map: the drawn borders are the adjacency, the regions tile the
+//! The map images' geometry (assets/diplomacy/standard-map.txt and every
+//! other bundled board) against the rules' map: the drawn borders are the
+//! adjacency, the regions tile the
 //! canvas, split coasts stand by their own seas, and nothing is cut at an
 //! edge. The same checks as tools/diplomacy-map/check_borders.py, which runs
 //! when the data is generated.
 
-use games::diplomacy::geo::{Map, Terrain};
-use render::diplomacy::{BOARD_DATA, Board, HEIGHT, Owner, WIDTH, board};
+use games::diplomacy::geo::{Map, Terrain, bundled_maps};
+use render::diplomacy::{BOARD_DATA, Board, HEIGHT, Owner, WIDTH, board, board_for};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Shared boundary (px) that makes a border; a corner touch is under 1 px.
@@ -168,17 +169,38 @@ fn area(ring: &[Pt]) -> f64 {
         / 2.0
 }
 
+/// Every bundled map with its board.
+fn bundled_boards() -> Vec<(&'static Map, &'static Board)> {
+    bundled_maps()
+        .into_iter()
+        .map(|m| (m, board_for(m).expect("every bundled map has a board")))
+        .collect()
+}
+
 #[test]
 fn the_board_data_parses_for_the_standard_map_at_the_drawn_size() {
     let b = board().expect("the bundled board data parses");
     assert_eq!(b.size, (WIDTH, HEIGHT));
     assert_eq!(b.unit.len(), Map::standard().location_count());
+    let ids: Vec<&str> = bundled_boards().iter().map(|(m, _)| m.id()).collect();
+    assert_eq!(ids, ["standard", "ancient_med"]);
 }
 
 #[test]
 fn every_adjacent_pair_shares_a_border_and_no_other_pair_does() {
-    let m = Map::standard();
-    let b = board().unwrap();
+    for (m, b) in bundled_boards() {
+        let (pairs, straits) = check_borders(m, b);
+        if m.id() == "standard" {
+            // 206 adjacent province pairs (army or fleet) on the standard
+            // map; only Denmark-Sweden is crossed over water (the Sound).
+            assert_eq!((pairs, straits), (206, 1));
+        }
+    }
+}
+
+/// The borders of `b` against `m`'s adjacency: the adjacent pairs and
+/// the straits.
+fn check_borders(m: &Map, b: &Board) -> (usize, usize) {
     let br = borders(b);
     let straits: HashSet<(usize, usize)> = b
         .straits
@@ -222,17 +244,18 @@ fn every_adjacent_pair_shares_a_border_and_no_other_pair_does() {
             ));
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // 206 adjacent province pairs (army or fleet) on the standard map; only
-    // Denmark-Sweden is crossed over water (the Sound).
-    assert_eq!(pairs, 206);
-    assert_eq!(straits.len(), 1);
+    assert!(problems.is_empty(), "{}: {}", m.id(), problems.join("\n"));
+    (pairs, straits.len())
 }
 
 #[test]
 fn split_coasts_stand_by_the_seas_they_reach() {
-    let m = Map::standard();
-    let b = board().unwrap();
+    for (m, b) in bundled_boards() {
+        check_split_coasts(m, b);
+    }
+}
+
+fn check_split_coasts(m: &Map, b: &Board) {
     let br = borders(b);
     let mut problems = Vec::new();
     for (p, prov) in m.provinces().iter().enumerate() {
@@ -291,18 +314,24 @@ fn split_coasts_stand_by_the_seas_they_reach() {
             }
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(problems.is_empty(), "{}: {}", m.id(), problems.join("\n"));
 }
 
 #[test]
 fn the_regions_tile_the_canvas_without_gaps_or_overlaps() {
-    let b = board().unwrap();
+    for (_, b) in bundled_boards() {
+        check_tiling(b);
+    }
+}
+
+fn check_tiling(b: &Board) {
+    let (width, height) = b.size;
     let total: f64 = b
         .regions
         .iter()
         .map(|r| area(&r.rings[0]) - r.rings[1..].iter().map(|h| area(h)).sum::<f64>())
         .sum();
-    let canvas = WIDTH * HEIGHT;
+    let canvas = width * height;
     assert!(
         (total - canvas).abs() < 5.0,
         "regions cover {total:.0} of {canvas:.0} px²"
@@ -330,9 +359,9 @@ fn the_regions_tile_the_canvas_without_gaps_or_overlaps() {
         .collect();
     let mut bad = Vec::new();
     let mut y = 3.537;
-    while y < HEIGHT {
+    while y < height {
         let mut x = 2.263;
-        while x < WIDTH {
+        while x < width {
             let n = b
                 .regions
                 .iter()
@@ -357,8 +386,13 @@ fn the_regions_tile_the_canvas_without_gaps_or_overlaps() {
 
 #[test]
 fn land_provinces_are_whole_and_their_points_inside_them() {
-    let m = Map::standard();
-    let b = board().unwrap();
+    for (m, b) in bundled_boards() {
+        check_points(m, b);
+    }
+}
+
+fn check_points(m: &Map, b: &Board) {
+    let (width, height) = b.size;
     let mut problems = Vec::new();
     for r in &b.regions {
         let Owner::Province(p) = r.owner else {
@@ -368,7 +402,7 @@ fn land_provinces_are_whole_and_their_points_inside_them() {
             continue;
         }
         for &(x, y) in &r.rings[0] {
-            if x < 2.0 || y < 2.0 || x > WIDTH - 2.0 || y > HEIGHT - 2.0 {
+            if x < 2.0 || y < 2.0 || x > width - 2.0 || y > height - 2.0 {
                 problems.push(format!(
                     "{} reaches the canvas edge at ({x}, {y})",
                     name(m, p as usize)
@@ -409,7 +443,7 @@ fn land_provinces_are_whole_and_their_points_inside_them() {
             ));
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(problems.is_empty(), "{}: {}", m.id(), problems.join("\n"));
 }
 
 #[test]

@@ -633,6 +633,19 @@ mod tests {
         check_menus(positions(3));
     }
 
+    /// The same property on Ancient Mediterranean, read from its data file:
+    /// its Nile, canals and straits are adjacency like any other.
+    #[test]
+    fn menus_offer_exactly_the_orders_a_typed_line_is_accepted_for_on_ancient_med() {
+        check_menus(positions_with(
+            DiplomacyOptions {
+                map: "ancient_med".into(),
+                ..Default::default()
+            },
+            3,
+        ));
+    }
+
     /// The property on every position of `ps` (three of each phase kind).
     fn check_menus(ps: Vec<Diplomacy>) {
         let kinds: Vec<PhaseKind> = ps.iter().map(|g| g.phase()).collect();

@@ -437,9 +437,14 @@ impl Diplomacy {
         text: &str,
     ) -> Result<DiplomacyAction, ActionError> {
         let Some(power) = self.power_of_seat(seat) else {
+            let last = self.seats.len().saturating_sub(1);
             return Err(err(
                 format!("Seat {seat} is not a power."),
-                "Seats are 0 (Austria) to 6 (Turkey).",
+                format!(
+                    "Seats are 0 ({}) to {last} ({}).",
+                    self.seats.first().map_or("?", |&p| self.power_name(p)),
+                    self.seats.last().map_or("?", |&p| self.power_name(p))
+                ),
             ));
         };
         if self.outcome.is_some() {

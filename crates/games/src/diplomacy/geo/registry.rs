@@ -14,7 +14,10 @@ use std::ops::Deref;
 use std::sync::{OnceLock, RwLock};
 
 /// The bundled map files, standard first.
-const BUNDLED: [&str; 1] = [include_str!("standard.txt")];
+const BUNDLED: [&str; 2] = [
+    include_str!("standard.txt"),
+    include_str!("ancient_med.txt"),
+];
 
 fn bundled() -> &'static [&'static Map] {
     static MAPS: OnceLock<Vec<&'static Map>> = OnceLock::new();
