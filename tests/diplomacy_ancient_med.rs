@@ -4,13 +4,16 @@
 //! straits an army crosses), seeded games between AIs played to their
 //! end, and the adjudicator's invariants on random positions of this map.
 
+#[path = "support/diplomacy_play.rs"]
+mod diplomacy_play;
+use diplomacy_play::play_out;
+
 use games::diplomacy::geo::{Map, find_map};
 use games::diplomacy::judge::adjudicate_movement;
 use games::diplomacy::order::{Order, OrderKind, Unit, UnitKind, parse_order};
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
-use games::seam::{AiBudget, Game, Outcome};
+use games::seam::{Game, Outcome};
 use proptest::prelude::*;
-use std::collections::BTreeMap;
 
 fn ancient_med() -> &'static Map {
     find_map("ancient_med").expect("Ancient Mediterranean is bundled")
@@ -196,33 +199,11 @@ fn the_special_places_of_the_board() {
     );
 }
 
-/// Plays every seat with the AI at `level` until the game ends or `limit`
-/// phases pass; the phases played.
-fn play_out(g: &mut Diplomacy, level: &str, seed: u64, limit: usize) -> usize {
-    let mut phases = 0;
-    while g.outcome().is_none() && phases < limit {
-        let mut actions = BTreeMap::new();
-        for seat in g.awaiting() {
-            let a = g.ai_action(
-                seat,
-                level,
-                AiBudget::iterations(1),
-                seed ^ (phases as u64) << 8 ^ seat as u64,
-            );
-            assert!(g.validate(seat, &a).is_ok(), "seat {seat}: {a:?}");
-            actions.insert(seat, a);
-        }
-        g.resolve(actions);
-        phases += 1;
-    }
-    phases
-}
-
 #[test]
 fn seeded_games_between_ais_play_to_their_end() {
     for (level, seed) in [("default", 31), ("dumbbot", 32), ("heuristic", 33)] {
         let mut g = Diplomacy::new_game(options(), seed).unwrap();
-        let phases = play_out(&mut g, level, seed, 600);
+        let phases = play_out(&mut g, level, seed, 600, |_| {});
         let outcome = g.outcome();
         assert!(
             outcome.is_some(),
@@ -240,7 +221,7 @@ fn seeded_games_between_ais_play_to_their_end() {
         }
         // The same seed plays the same game.
         let mut again = Diplomacy::new_game(options(), seed).unwrap();
-        play_out(&mut again, level, seed, 600);
+        play_out(&mut again, level, seed, 600, |_| {});
         assert_eq!(
             serde_json::to_string(&g).unwrap(),
             serde_json::to_string(&again).unwrap(),

@@ -7,9 +7,13 @@
 #[path = "support/host_builder.rs"]
 mod host_builder;
 
+#[path = "support/diplomacy_play.rs"]
+mod diplomacy_play;
+use diplomacy_play::play_out;
+
 use games::diplomacy::geo::Map;
 use games::diplomacy::{Diplomacy, DiplomacyOptions};
-use games::seam::{AiBudget, Game, Outcome};
+use games::seam::{Game, Outcome};
 use std::collections::BTreeMap;
 
 fn variant(name: &str) -> DiplomacyOptions {
@@ -17,30 +21,6 @@ fn variant(name: &str) -> DiplomacyOptions {
         variant: name.into(),
         ..Default::default()
     }
-}
-
-/// Plays the AI at `level` for every seat until the game ends (or `limit`
-/// phases pass); returns the number of phases played.
-fn play_out(g: &mut Diplomacy, level: &str, seed: u64, limit: usize) -> usize {
-    let mut phases = 0;
-    while g.outcome().is_none() && phases < limit {
-        let mut actions = BTreeMap::new();
-        for seat in g.awaiting() {
-            let a = g.ai_action(
-                seat,
-                level,
-                AiBudget::iterations(1),
-                seed ^ (phases as u64) << 8 ^ seat as u64,
-            );
-            assert!(g.validate(seat, &a).is_ok(), "seat {seat}: {a:?}");
-            actions.insert(seat, a);
-        }
-        g.resolve(actions);
-        // Only the variant's powers ever have units.
-        assert!(g.units().iter().all(|u| g.seat_of(u.power).is_some()));
-        phases += 1;
-    }
-    phases
 }
 
 #[test]
@@ -133,7 +113,7 @@ fn bad_variant_options_are_refused_with_what_would_be_right() {
 fn seeded_ai_games_of_each_variant_play_to_their_end() {
     for (name, seed) in [("fva", 11), ("gvi", 12), ("etv", 13)] {
         let mut g = Diplomacy::new_game(variant(name), seed).unwrap();
-        let phases = play_out(&mut g, "default", seed, 400);
+        let phases = play_out(&mut g, "default", seed, 400, only_the_variants_powers);
         let outcome = g.outcome();
         assert!(
             outcome.is_some(),
@@ -150,7 +130,7 @@ fn seeded_ai_games_of_each_variant_play_to_their_end() {
         }
         // The same seed plays the same game.
         let mut again = Diplomacy::new_game(variant(name), seed).unwrap();
-        play_out(&mut again, "default", seed, 400);
+        play_out(&mut again, "default", seed, 400, |_| {});
         assert_eq!(
             serde_json::to_string(&g).unwrap(),
             serde_json::to_string(&again).unwrap(),
@@ -257,4 +237,9 @@ fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
     ::games::diplomacy::geo::Map::standard()
         .parse_power(name)
         .unwrap_or_else(|| panic!("{name} is a standard power"))
+}
+
+/// Only the variant's powers ever have units.
+fn only_the_variants_powers(g: &Diplomacy) {
+    assert!(g.units().iter().all(|u| g.seat_of(u.power).is_some()));
 }
