@@ -145,6 +145,12 @@ async fn rules_show_the_type_chart_and_a_powers_own_units() {
         .await,
     );
     assert!(!general.contains("You are"), "{general}");
+    // The kind's rules list the setups a new game may choose.
+    assert!(
+        general.contains("`map=ancient_med`: Ancient Mediterranean, 5 powers")
+            && general.contains("`variant=fva` (France vs Austria)"),
+        "{general}"
+    );
     // In the game's thread Alice is told she plays there and how.
     let thread = support::setup::thread_of(f, CH + 2).await;
     // The bot knows the thread as the game's home once it has posted there

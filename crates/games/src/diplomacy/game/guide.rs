@@ -5,7 +5,7 @@
 //! one text.
 
 use super::Diplomacy;
-use crate::diplomacy::geo::Power;
+use crate::diplomacy::geo::{Power, bundled_maps, installed_maps};
 use crate::diplomacy::judge::PhaseKind;
 use crate::diplomacy::order::Order;
 use crate::seam::Seat;
@@ -33,6 +33,39 @@ const FOG_RULES: &str = "**Fog of War:** you see only the provinces of your unit
 centres and those next to them (by land or sea), with their units and centres' owners. \
 You may support or convoy only units you see. Everyone sees the phase and each power's \
 centre count; your results show the orders you could see. At the end everything opens.\n";
+
+/// The setups a new game may choose (`/game new diplomacy options:...`):
+/// every map there is, bundled or installed, each with its variants.
+fn setups_text() -> String {
+    let maps: Vec<String> = bundled_maps()
+        .into_iter()
+        .chain(installed_maps())
+        .map(|m| {
+            let variants: Vec<String> = m
+                .variants()
+                .iter()
+                .map(|v| format!("`variant={}` ({})", v.id, v.title))
+                .collect();
+            let variants = if variants.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", variants.join(", "))
+            };
+            format!(
+                "`map={}`: {}, {} powers{variants}",
+                m.id(),
+                m.title(),
+                m.power_count()
+            )
+        })
+        .collect();
+    format!(
+        "**Setups** (`/game new diplomacy options:...`): {}. On any map `variant=fog` \
+         plays under Fog of War and `powers=` picks some of its powers \
+         (`powers=\"france,england\"`).\n",
+        maps.join(" · ")
+    )
+}
 
 impl Diplomacy {
     /// [`crate::seam::Game::rules`]: the general rules, and for a power in
@@ -67,6 +100,9 @@ impl Diplomacy {
                 },
                 seen.movement_examples(p).join(", ")
             ));
+        }
+        if viewer.is_none() {
+            s.push_str(&setups_text());
         }
         s
     }
@@ -143,5 +179,48 @@ mod tests {
         assert!(mine.contains("You are England."), "{mine}");
         assert!(mine.contains("F Lon"), "{mine}");
         assert!(mine.chars().count() < 1950, "{}", mine.chars().count());
+        // A player's rules are about their game; the kind's rules list
+        // every setup a new game may choose.
+        assert!(!mine.contains("**Setups**"), "{mine}");
+        assert!(
+            general.contains("**Diplomacy** on the Standard map"),
+            "{general}"
+        );
+        for setup in [
+            "`map=standard`: Standard, 7 powers; `variant=fva` (France vs Austria)",
+            "`map=ancient_med`: Ancient Mediterranean, 5 powers",
+            "`variant=fog`",
+        ] {
+            assert!(general.contains(setup), "{setup} not in {general}");
+        }
+    }
+
+    #[test]
+    fn the_rules_of_a_game_on_another_map_name_it() {
+        let options = crate::diplomacy::DiplomacyOptions {
+            map: "ancient_med".into(),
+            ..Default::default()
+        };
+        let g = Diplomacy::new_game(options, 1).unwrap();
+        let rome = (0..5)
+            .find(|&s| {
+                g.power_of_seat(s)
+                    .is_some_and(|p| g.power_name(p) == "Rome")
+            })
+            .unwrap();
+        let text = g.rules_text(Some(rome));
+        assert!(
+            text.contains("**Diplomacy** on the Ancient Mediterranean map")
+                && text.contains("18 of its 34"),
+            "{text}"
+        );
+        assert!(
+            text.contains("You are Rome.") && text.contains("A Rom"),
+            "{text}"
+        );
+        assert!(
+            text.contains("name provinces of the standard map"),
+            "{text}"
+        );
     }
 }
