@@ -208,3 +208,38 @@ fn a_broken_map_file_stops_start_up_and_says_where() {
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     }
 }
+
+/// A file of a hundred thousand `variant` (or `power`) lines is refused at
+/// the first one past the limit, at once, instead of comparing every pair;
+/// a variant may not take the name every map has.
+#[test]
+fn check_map_stops_at_the_limits_of_a_map_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(twin_isles()).unwrap();
+    let variants: String = (0..100_000)
+        .map(|i| format!("variant v{i} Red,Blue Variant {i}\n"))
+        .collect();
+    let powers: String = (0..100_000)
+        .map(|i| format!("power P{i} #000000\n"))
+        .collect();
+    for (name, extra, expected) in [
+        ("variants.txt", variants, "more than 32 variants"),
+        ("powers.txt", powers, "more than 16 powers"),
+        (
+            "fog.txt",
+            "variant fog Red,Blue Mine\n".to_string(),
+            "not `classic` or `fog`",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{text}{extra}")).unwrap();
+        let out = gamehost(dir.path())
+            .args(["diplomacy", "check-map"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let (stdout, stderr) = texts(&out);
+        assert!(!out.status.success(), "{name}: accepted");
+        assert!(stdout.contains(expected), "{name}: {stdout}{stderr}");
+    }
+}

@@ -111,6 +111,9 @@ pub(super) struct Header {
 /// The most powers a map may have (a game seats one player per power).
 pub const MAX_POWERS: usize = 16;
 
+/// The most variants a map file may declare.
+pub const MAX_VARIANTS: usize = 32;
+
 /// The year a map starts in when it has no `start` line.
 pub const DEFAULT_START_YEAR: u16 = 1901;
 
@@ -137,6 +140,14 @@ pub(super) fn parse_header(text: &str) -> Result<Header, MapError> {
             "start" => start_year = Some(parse_number(line, "start", rest, 1, 9999)? as u16),
             "victory" => victory_centres = Some(parse_number(line, "victory", rest, 1, 128)?),
             "power" => {
+                // Counted as they come, so a file of a million power lines
+                // stops at the 17th instead of comparing every pair.
+                if powers.len() == MAX_POWERS {
+                    return Err(syntax_error(
+                        line,
+                        format!("more than {MAX_POWERS} powers: a map has at most {MAX_POWERS}"),
+                    ));
+                }
                 let info = parse_power_line(line, rest)?;
                 if powers
                     .iter()
@@ -165,12 +176,6 @@ pub(super) fn parse_header(text: &str) -> Result<Header, MapError> {
                 "{} `power` lines: a map has two or more, as `power France #56b4e9`",
                 powers.len()
             ),
-        ));
-    }
-    if powers.len() > MAX_POWERS {
-        return Err(syntax_error(
-            0,
-            format!("{} powers: a map has at most {MAX_POWERS}", powers.len()),
         ));
     }
     Ok(Header {
@@ -355,6 +360,15 @@ pub(super) fn parse_units(
         let (kind, rest) = split_kind(raw);
         if kind == "start-unit" {
             units.push(parse_unit(i + 1, rest, powers, provs, locs)?);
+            if units.len() > provs.len() {
+                return Err(syntax_error(
+                    i + 1,
+                    format!(
+                        "more starting units than the map's {} provinces",
+                        provs.len()
+                    ),
+                ));
+            }
         }
     }
     check_one_per_province(&units, locs, 0)?;
@@ -466,6 +480,14 @@ pub(super) fn parse_variants(
         let (kind, rest) = split_kind(raw);
         match kind {
             "variant" => {
+                if variants.len() == MAX_VARIANTS {
+                    return Err(syntax_error(
+                        line,
+                        format!(
+                            "more than {MAX_VARIANTS} variants: a map has at most {MAX_VARIANTS}"
+                        ),
+                    ));
+                }
                 let v = parse_variant_line(line, rest, powers)?;
                 if variants.iter().any(|o| o.id == v.id) {
                     return Err(syntax_error(
@@ -488,6 +510,15 @@ pub(super) fn parse_variants(
                         ),
                     ));
                 };
+                if v.units.len() == provs.len() {
+                    return Err(syntax_error(
+                        line,
+                        format!(
+                            "more starting units in the variant {id} than the map's {} provinces",
+                            provs.len()
+                        ),
+                    ));
+                }
                 if !v.powers.contains(&unit.power) {
                     return Err(syntax_error(
                         line,
@@ -550,8 +581,22 @@ fn parse_variant_line(
             format!("the variant {id} needs two or more powers"),
         ));
     }
+    let good_id = id.len() <= 32
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if !good_id || id == "classic" || id == "fog" {
+        return Err(syntax_error(
+            line,
+            format!(
+                "the variant id {:?} should be 1 to 32 lower-case letters, digits, `_` or `-`, \
+                 and not `classic` or `fog` (every map has those), as `fva`",
+                clip(id)
+            ),
+        ));
+    }
     Ok(MapVariant {
-        id: id.to_ascii_lowercase(),
+        id: id.to_string(),
         title: clip(title),
         powers: chosen,
         units: Vec::new(),
@@ -588,6 +633,10 @@ mod tests {
         assert!(e("map m M\npower A red\npower B #ffffff").contains("not a colour"));
         assert!(e("map m M\npower A #000000\npower a #ffffff").contains("declared twice"));
         assert!(e("map m M\nstart 0\npower A #000000\npower B #ffffff").contains("from 1 to 9999"));
+        let many: String = (0..1_000_000)
+            .map(|i| format!("power P{i} #000000\n"))
+            .collect();
+        assert!(e(&format!("map m M\n{many}")).contains("more than 16 powers"));
         let long = "x".repeat(100_000);
         let msg = e(&format!("map m M\npower {long} #000000"));
         assert!(msg.len() < 200, "{}", msg.len());
