@@ -5,7 +5,7 @@
 //! name a map by the id the operator installed (`map=`), never a file.
 
 use crate::operator_file::read_bounded;
-use games::diplomacy::geo::{Map, RULE_LINE_KINDS, check_map_rules, find_map, install_map};
+use games::diplomacy::geo::{InstallError, Map, RULE_LINE_KINDS, check_map_rules, install_map};
 use std::path::Path;
 
 /// The largest map file read (the standard board's rules and geometry
@@ -45,15 +45,14 @@ pub fn lines_of_kinds<'a>(lines: impl Iterator<Item = &'a str>, kinds: &[&str]) 
 
 /// Installs one operator map file: its rules for new games (`map=<id>`)
 /// and its geometry for their images. Installing the same file twice in
-/// one process (the bot's start-up after a command that read the config)
-/// finds the first.
+/// one process (`gamehost run` reads its config's maps for the deadline
+/// check and again for the host) finds the first.
 pub fn install_map_file(path: &Path) -> anyhow::Result<&'static Map> {
     let shown = path.display();
     let text = read_bounded(path, MAX_MAP_FILE_BYTES, "map file")?;
     let rules = lines_of_kinds(text.lines(), &RULE_LINE_KINDS);
     let geometry = lines_of_kinds(text.lines(), &BOARD_LINE_KINDS);
-    let (problems, parsed) = check_map_rules(&rules);
-    let Some(parsed) = parsed else {
+    if let (problems, None) = check_map_rules(&rules) {
         let first = problems
             .first()
             .map(|p| format!("line {}: {}", p.line, p.problem))
@@ -63,31 +62,19 @@ pub fn install_map_file(path: &Path) -> anyhow::Result<&'static Map> {
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
         );
-    };
+    }
     if geometry.trim().is_empty() {
         anyhow::bail!(
             "map file {shown}: no geometry, so its games would have no map image; add the `canvas`, `region`, `unit`, `label`, `sc` and `dislodged` lines (see docs/games/diplomacy.md)"
         );
     }
-    if let Some(existing) = find_map(parsed.id()) {
-        if same_rules(existing, &parsed) && render::diplomacy::board_for(existing).is_ok() {
-            return Ok(existing);
-        }
-        anyhow::bail!(
-            "map file {shown}: the id `{}` is taken by another map ({}); give this one another id on its `map` line",
-            parsed.id(),
-            existing.title()
-        );
-    }
-    let map = install_map(&rules).map_err(|e| anyhow::anyhow!("map file {shown}: {e}"))?;
+    let map = install_map(&rules).map_err(|e| match e {
+        InstallError::Taken(id) => anyhow::anyhow!(
+            "map file {shown}: the id `{id}` is taken by another map; give this one another id on its `map` line"
+        ),
+        e => anyhow::anyhow!("map file {shown}: {e}"),
+    })?;
     render::diplomacy::install_board(map, &geometry)
         .map_err(|e| anyhow::anyhow!("map file {shown}: {e}"))?;
     Ok(map)
-}
-
-/// Whether two maps are the same game on the same board (for the second
-/// install of one file): every field alike, compared through their
-/// debug form, which is cheap enough once at start-up.
-fn same_rules(a: &Map, b: &Map) -> bool {
-    format!("{a:?}") == format!("{b:?}")
 }

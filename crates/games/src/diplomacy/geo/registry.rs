@@ -29,8 +29,9 @@ fn bundled() -> &'static [&'static Map] {
     })
 }
 
-fn installed() -> &'static RwLock<Vec<&'static Map>> {
-    static MAPS: OnceLock<RwLock<Vec<&'static Map>>> = OnceLock::new();
+/// The installed maps, each with the text it was read from.
+fn installed() -> &'static RwLock<Vec<(String, &'static Map)>> {
+    static MAPS: OnceLock<RwLock<Vec<(String, &'static Map)>>> = OnceLock::new();
     MAPS.get_or_init(|| RwLock::new(Vec::new()))
 }
 
@@ -46,7 +47,10 @@ pub fn bundled_maps() -> Vec<&'static Map> {
 
 /// The maps the operator installed, in the order they were installed.
 pub fn installed_maps() -> Vec<&'static Map> {
-    installed().read().map(|m| m.clone()).unwrap_or_default()
+    installed()
+        .read()
+        .map(|maps| maps.iter().map(|(_, m)| *m).collect())
+        .unwrap_or_default()
 }
 
 /// The map with this id, bundled or installed.
@@ -73,18 +77,19 @@ pub enum InstallError {
 }
 
 /// Parses a map file and makes it available to new games under its id.
+/// Installing the same text again (a process that reads its config twice)
+/// gives the map installed the first time.
 pub fn install_map(text: &str) -> Result<&'static Map, InstallError> {
     let map = Map::parse(text)?;
-    if find_map(&map.id).is_some() {
-        return Err(InstallError::Taken(map.id));
-    }
     let mut maps = installed().write().unwrap_or_else(|e| e.into_inner());
-    // Checked again under the lock: two installs of one id at once.
-    if maps.iter().any(|m| m.id == map.id) {
+    if let Some((_, same)) = maps.iter().find(|(t, m)| m.id == map.id && t == text) {
+        return Ok(same);
+    }
+    if bundled().iter().any(|m| m.id == map.id) || maps.iter().any(|(_, m)| m.id == map.id) {
         return Err(InstallError::Taken(map.id));
     }
     let leaked: &'static Map = Box::leak(Box::new(map));
-    maps.push(leaked);
+    maps.push((text.to_string(), leaked));
     Ok(leaked)
 }
 
@@ -208,7 +213,10 @@ mod tests {
     fn an_installed_map_is_found_by_id_and_saved_as_it() {
         let map = install_map(SMALL).unwrap();
         assert_eq!(find_map("Two_Isles").map(|m| m.title()), Some("Two Isles"));
-        assert!(matches!(install_map(SMALL), Err(InstallError::Taken(_))));
+        // The same text again is the same map; other text under its id is refused.
+        assert!(std::ptr::eq(install_map(SMALL).unwrap(), map));
+        let other = SMALL.replace("Two Isles", "Other Isles");
+        assert!(matches!(install_map(&other), Err(InstallError::Taken(_))));
         let saved = serde_json::to_string(&MapRef::new(map)).unwrap();
         assert_eq!(saved, "\"two_isles\"");
         let back: MapRef = serde_json::from_str(&saved).unwrap();
