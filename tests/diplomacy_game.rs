@@ -331,3 +331,47 @@ fn std_power(name: &str) -> ::games::diplomacy::geo::Power {
         .parse_power(name)
         .unwrap_or_else(|| panic!("{name} is a standard power"))
 }
+
+/// Saved powers are numbers since maps became data: a stored state naming
+/// a power, place or table its map does not have is reported as corrupt
+/// when it is loaded, not left to panic when a phase indexes past a table.
+#[test]
+fn a_stored_state_outside_its_map_is_refused_on_load() {
+    let registry = host::Registry::standard();
+    let g = Diplomacy::new_game(DiplomacyOptions::default(), 1).unwrap();
+    let good = serde_json::to_value(&g).unwrap();
+    assert!(registry.load("diplomacy", &good.to_string()).is_ok());
+    let corrupt = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = good.clone();
+        edit(&mut v);
+        match registry.load("diplomacy", &v.to_string()) {
+            Ok(_) => panic!("{v} loaded"),
+            Err(e) => e.to_string(),
+        }
+    };
+    for (what, edit) in [
+        (
+            "a unit's power",
+            &(|v: &mut serde_json::Value| v["units"][0]["power"] = 99.into())
+                as &dyn Fn(&mut serde_json::Value),
+        ),
+        ("a unit's place", &|v: &mut serde_json::Value| {
+            v["units"][0]["loc"] = 200.into()
+        }),
+        ("a seat's power", &|v: &mut serde_json::Value| {
+            v["seats"][6] = 7.into()
+        }),
+        ("a centre's owner", &|v: &mut serde_json::Value| {
+            v["owners"][0] = 42.into()
+        }),
+        ("the draw votes", &|v: &mut serde_json::Value| {
+            v["draw_votes"] = serde_json::json!([false])
+        }),
+        ("the owners", &|v: &mut serde_json::Value| {
+            v["owners"] = serde_json::json!([])
+        }),
+    ] {
+        let e = corrupt(edit);
+        assert!(e.contains("Standard map"), "{what}: {e}");
+    }
+}

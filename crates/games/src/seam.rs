@@ -294,6 +294,13 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
         String::new()
     }
 
+    /// Whether a state read back from storage holds together beyond what
+    /// its types say (indices within their tables), so a corrupt row is
+    /// reported instead of panicking later. Empty: nothing more to check.
+    fn check_loaded(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The AI levels this engine offers; the first is the default.
     fn ai_levels() -> &'static [&'static str];
     /// Whether `level` names an AI this engine can play, offered or not

@@ -395,6 +395,11 @@ fn load_kind<G: Game>(state: &str) -> Result<Box<dyn AnyGame>, DecodeError> {
         what: "state",
         reason: e.to_string(),
     })?;
+    g.check_loaded().map_err(|reason| DecodeError {
+        kind: G::KIND,
+        what: "state",
+        reason,
+    })?;
     Ok(Box::new(Erased(g)))
 }
 

@@ -261,6 +261,13 @@ impl Game for Diplomacy {
         self.rules_text(viewer)
     }
 
+    /// Powers, places and per-power tables within the game's map: saved
+    /// powers are numbers since maps became data, and a number the map
+    /// does not have would index past its tables.
+    fn check_loaded(&self) -> Result<(), String> {
+        self.check_within_map()
+    }
+
     fn ai_levels() -> &'static [&'static str] {
         &["default", "random", "hold", "dumbbot", "heuristic"]
     }

@@ -183,6 +183,11 @@ mod tests {
         // every setup a new game may choose.
         assert!(!mine.contains("**Setups**"), "{mine}");
         assert!(
+            general.chars().count() < 1900,
+            "{}",
+            general.chars().count()
+        );
+        assert!(
             general.contains("**Diplomacy** on the Standard map"),
             "{general}"
         );

@@ -24,6 +24,53 @@ impl Diplomacy {
             .victory_centres
             .unwrap_or_else(|| self.map.victory_centres())
     }
+    /// Every power, province and place the state names exists on its map,
+    /// and the per-power tables have one entry per power.
+    pub(in crate::diplomacy) fn check_within_map(&self) -> Result<(), String> {
+        let m = self.map();
+        let powers = m.power_count();
+        let bad_power = |p: &Power| p.index() >= powers;
+        let bad_loc = |l: u8| l as usize >= m.location_count();
+        if self.seats.iter().any(bad_power)
+            || self
+                .units
+                .iter()
+                .any(|u| bad_power(&u.power) || bad_loc(u.loc))
+            || self.owners.iter().flatten().any(bad_power)
+            || self.dislodged.iter().any(|d| {
+                bad_power(&d.unit.power)
+                    || bad_loc(d.unit.loc)
+                    || d.attacker_from as usize >= m.province_count()
+            })
+            || self
+                .standoffs
+                .iter()
+                .any(|&p| p as usize >= m.province_count())
+        {
+            return Err(format!(
+                "a power or place that the {} map does not have",
+                m.title()
+            ));
+        }
+        if self.owners.len() != m.province_count()
+            || [
+                self.draw_votes.len(),
+                self.disorder.len(),
+                self.ai_held.len(),
+            ]
+            .iter()
+            .chain([&self.missed_moves.len()])
+            .any(|&n| n != powers)
+        {
+            return Err(format!(
+                "tables that do not fit the {} map ({} powers, {} provinces)",
+                m.title(),
+                powers,
+                m.province_count()
+            ));
+        }
+        Ok(())
+    }
     /// Current year.
     pub fn year(&self) -> u16 {
         self.year
