@@ -28,7 +28,9 @@
 //! - a move to a non-adjacent coastal province is always by convoy;
 //! - a fleet moving to a split-coast province without a coast uses the only
 //!   reachable coast, and is illegal when two are reachable (4.B.1, 4.B.2);
-//! - coasts written on supports and on the ordered unit are ignored;
+//! - the coast written on the ordered unit is ignored; a support that
+//!   names a coast counts only for a fleet moving to that coast (6.B.9),
+//!   one without a coast for either;
 //! - the supported unit's type in a support order is not checked;
 //! - convoy paradoxes: Szykman rule (the convoys in the paradox fail);
 //!   circular movement: all moves of the ring succeed.
@@ -855,6 +857,20 @@ impl Judge<'_> {
         true
     }
 
+    /// The unit whose attack cut the support from `s`, once resolved: a
+    /// foreign unit moving into `s` by a route it has, not from the province
+    /// the support is aimed at (that one cuts only by dislodging, DATC
+    /// 6.D.15, and is then reported as the dislodger).
+    fn support_cutter(&mut self, s: ProvId) -> Option<ProvId> {
+        let against = match self.node[s as usize] {
+            Node::SupportMove { target, .. } => target,
+            _ => NONE,
+        };
+        BitIter(self.movers_into[s as usize]).find(|&m| {
+            m != against && self.owner[m as usize] != self.owner[s as usize] && self.has_path(m)
+        })
+    }
+
     /// A convoy holds unless its fleet is dislodged.
     fn convoy_undisrupted(&mut self, c: ProvId) -> bool {
         for m in BitIter(self.movers_into[c as usize]) {
@@ -977,12 +993,7 @@ impl Judge<'_> {
                     if !o.success {
                         o.reason = Some(match dislodger {
                             Some(d) => Reason::Dislodged(d),
-                            None => {
-                                let cutter = BitIter(self.movers_into[pi])
-                                    .find(|&m| self.owner[m as usize] != self.owner[pi])
-                                    .unwrap_or(p);
-                                Reason::SupportCut(cutter)
-                            }
+                            None => Reason::SupportCut(self.support_cutter(p).unwrap_or(p)),
                         });
                     }
                 }
