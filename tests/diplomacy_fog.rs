@@ -12,7 +12,7 @@ mod host_builder;
 use games::diplomacy::Diplomacy;
 use games::diplomacy::game::{PhaseDetail, order_provinces};
 use games::diplomacy::geo::{Map, Power};
-use games::diplomacy::order::{loc_name, unit_name};
+use games::diplomacy::order::{Order, OrderKind, loc_name, unit_name};
 use games::seam::{AiBudget, Game};
 use host::{AnnouncementKind, GameId, Host, ManualClock, Target};
 use std::collections::{BTreeMap, BTreeSet};
@@ -128,8 +128,9 @@ fn check_outbox(
 }
 
 /// What each power may not learn from the phase just resolved: the units
-/// it did not see before it, except those whose own order touched a
-/// province it saw (it saw them come, or act next to it).
+/// it did not see before it, except those whose own move or retreat
+/// touched a province it saw (it saw them come). A hidden unit's support
+/// or convoy into a seen province is shown without its place.
 fn result_secrets(before: &Diplomacy, detail: &PhaseDetail) -> Secrets {
     let m = Map::standard();
     let by_user = (0..7)
@@ -143,6 +144,7 @@ fn result_secrets(before: &Diplomacy, detail: &PhaseDetail) -> Secrets {
                 .filter(|u| {
                     !detail.orders.iter().any(|a| {
                         a.order.at() == Some(u.loc)
+                            && moves(&a.order)
                             && order_provinces(Map::standard(), &a.order) & sight != 0
                     })
                 })
@@ -155,6 +157,65 @@ fn result_secrets(before: &Diplomacy, detail: &PhaseDetail) -> Secrets {
         by_user,
         channel: hidden(before, None),
     }
+}
+
+/// Whether an order moves its unit (a move or a retreat).
+fn moves(o: &Order) -> bool {
+    matches!(
+        o,
+        Order::Unit {
+            kind: OrderKind::Move { .. } | OrderKind::Retreat { .. },
+            ..
+        }
+    )
+}
+
+/// Issue 46: a hidden army in Vienna supports Italy's move into Tyrolia,
+/// which Germany sees. Germany's results say a unit it cannot see supported
+/// a move into Tyrolia, and name neither Vienna nor Venice's army (its move
+/// is shown: Germany saw it come).
+#[test]
+fn a_support_into_a_seen_province_names_no_hidden_unit() {
+    let mut g = Diplomacy::new_game(
+        serde_json::from_value(serde_json::json!({"variant": "fog"})).unwrap(),
+        3,
+    )
+    .unwrap();
+    let m = Map::standard();
+    let seat = |name: &str| g.seat_of(m.parse_power(name).unwrap()).unwrap();
+    let (austria, italy, germany) = (seat("Austria"), seat("Italy"), seat("Germany"));
+    let mut actions = BTreeMap::new();
+    for s in g.awaiting() {
+        actions.insert(s, g.parse_action(s, "done").unwrap());
+    }
+    for (s, text) in [
+        (
+            austria,
+            "A Vie S A Ven - Tyr\nA Bud - Ser\nF Tri - Alb\ndone",
+        ),
+        (italy, "A Ven - Tyr\ndone"),
+        (germany, "A Mun - Ruh\ndone"),
+    ] {
+        actions.insert(s, g.parse_action(s, text).unwrap());
+    }
+    let report = g.resolve(actions);
+    let germany_saw = &report.private[&germany];
+    assert!(
+        germany_saw.contains("A unit you cannot see supports a move into Tyr"),
+        "{germany_saw}"
+    );
+    assert!(germany_saw.contains("A Ven - Tyr"), "{germany_saw}");
+    assert!(!germany_saw.contains("A Vie"), "{germany_saw}");
+    assert!(!germany_saw.contains("Bud"), "{germany_saw}");
+    // Italy sees its own army and Tyrolia, not Vienna.
+    let italy_saw = &report.private[&italy];
+    assert!(
+        italy_saw.contains("A unit you cannot see supports A Ven - Tyr"),
+        "{italy_saw}"
+    );
+    assert!(!italy_saw.contains("A Vie"), "{italy_saw}");
+    // Austria reads its own orders whole.
+    assert!(report.private[&austria].contains("A Vie S A Ven - Tyr"));
 }
 
 #[test]

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::json;
-use support::commands::opt;
+use support::commands::{command, opt};
 use support::messages::{dm_where, dm_with};
 use support::setup::{lobby_with_bob, start, thread_of};
 use support::*;
@@ -128,6 +128,86 @@ async fn a_fogged_phase_tells_each_power_what_it_saw_and_the_thread_only_what_al
         h.fake.state().channel(thread).len(),
         before,
         "nothing public in the thread"
+    );
+    h.finish().await;
+}
+
+/// Issue 46: an aborted Fog of War game is over for every reader. Its
+/// status, history and replay show the whole board and every order, as
+/// after an ending by the rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_an_abort_status_history_and_replay_show_the_whole_board() {
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    let ch = CH + 1;
+    lobby_with_bob(
+        &h,
+        ch,
+        "diplomacy",
+        vec![opt(
+            "options",
+            3,
+            json!("variant=fog powers=\"austria,italy\""),
+        )],
+    )
+    .await;
+    start(&h, ch).await;
+    let thread = thread_of(&h.fake, ch).await;
+    dm_with(&h.fake, ALICE, "Your move").await;
+    dm_with(&h.fake, BOB, "Your move").await;
+    h.fake
+        .dm(ALICE, "A Vie - Gal\nF Tri - Alb\nA Bud - Ser\ndone");
+    h.fake
+        .dm(BOB, "A Ven - Pie\nF Nap - Ion\nA Rom - Apu\ndone");
+    dm_where(&h.fake, ALICE, "the Fall prompt", |m| {
+        m.text().contains("Fall 1901") && m.file("my_orders.png").is_some()
+    })
+    .await;
+    // While it runs, Alice's status hides Italy's army in Piedmont.
+    let status = command(&h.fake, ALICE, thread, &["game", "status"], json!([])).await;
+    assert!(status.contains("Fog of War"), "{status}");
+    assert!(!status.contains("A Pie"), "{status}");
+    // Alice created the game and aborts it.
+    let aborted = command(&h.fake, ALICE, thread, &["game", "abort"], json!([])).await;
+    assert!(aborted.contains("aborted"), "{aborted}");
+    h.delivered().await;
+    // Status: every unit of both powers, no fog line.
+    let status = command(&h.fake, ALICE, thread, &["game", "status"], json!([])).await;
+    for unit in ["A Gal", "F Alb", "A Ser", "A Pie", "F Ion", "A Apu"] {
+        assert!(status.contains(unit), "{unit} not in the status:\n{status}");
+    }
+    assert!(!status.contains("you see"), "{status}");
+    // History: every order of the phase, Italy's included, for Alice.
+    let history = command(&h.fake, ALICE, thread, &["game", "history"], json!([])).await;
+    for order in ["A Vie - Gal", "A Ven - Pie", "F Nap - Ion", "A Rom - Apu"] {
+        assert!(
+            history.contains(order),
+            "{order} not in the history:\n{history}"
+        );
+    }
+    // Replay: it opens, with a frame per position.
+    let t = h.fake.slash(ALICE, thread, &["game", "replay"], json!([]));
+    let tok = t.clone();
+    let answer = h
+        .fake
+        .wait_for("the replay reply", move |s| {
+            s.messages
+                .iter()
+                .find(|m| {
+                    m.token.as_deref() == Some(tok.as_str())
+                        && (m.files.iter().any(|f| f.filename.ends_with(".gif"))
+                            || m.text().contains("Fog of War"))
+                })
+                .cloned()
+        })
+        .await;
+    assert!(
+        answer
+            .files
+            .iter()
+            .any(|f| f.filename.ends_with("-replay.gif")),
+        "the replay opens after the abort: {}",
+        answer.text()
     );
     h.finish().await;
 }

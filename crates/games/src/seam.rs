@@ -278,6 +278,12 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     fn hides_board(&self) -> bool {
         false
     }
+    /// The host ended the game whatever the engine's own outcome says
+    /// (aborted by its creator or a moderator, abandoned): what the engine
+    /// hid while it ran is shown from now on, as after an ending by the
+    /// rules. Called on every copy the host loads of a game that is over;
+    /// the default hides nothing, so does nothing.
+    fn end_by_host(&mut self) {}
     /// A logged turn's report as anyone may read it once the game has
     /// ended: by default its public text; an engine whose public text left
     /// things out while the game ran (Fog of War's orders) adds them here.

@@ -138,12 +138,7 @@ impl Host {
         row: &GameRow,
         entry: &TurnLogRow,
     ) -> Result<Box<dyn AnyGame>, HostError> {
-        self.registry
-            .load(&row.kind, &entry.state_after)
-            .map_err(|source| HostError::Corrupt {
-                game_id: row.id,
-                source,
-            })
+        self.loaded(row, &entry.state_after)
     }
 
     /// The game as it was after `turn` resolved turns: turn 0 is the start
@@ -160,7 +155,7 @@ impl Host {
         })?;
         check_turn(&row, turn)?;
         if turn == 0 {
-            return self.initial_engine(&row);
+            return Ok(super::reveal_if_over(&row, self.initial_engine(&row)?));
         }
         let entry = entry.ok_or_else(|| missing_turn(&row, turn))?;
         self.engine_after(&row, &entry)

@@ -322,12 +322,21 @@ impl Host {
                 game_label(row)
             ))
         })?;
-        self.registry
+        self.loaded(row, state)
+    }
+
+    /// The engine of `row` loaded from `state` (its current state or a
+    /// logged one): for a game that is over, whether by its rules or by an
+    /// abort, with what it hid while running shown ([`reveal_if_over`]).
+    fn loaded(&self, row: &GameRow, state: &str) -> Result<Box<dyn AnyGame>, HostError> {
+        let engine = self
+            .registry
             .load(&row.kind, state)
             .map_err(|source| HostError::Corrupt {
                 game_id: row.id,
                 source,
-            })
+            })?;
+        Ok(reveal_if_over(row, engine))
     }
 
     /// Queues one announcement in the current transaction.
@@ -376,4 +385,15 @@ fn outbox_item(r: OutboxRow) -> OutboxItem {
             )
         }),
     }
+}
+
+/// `engine` as readers of `row` see it: for a game that is over, whether
+/// by its rules or by an abort, with what it hid while running shown
+/// ([`games::seam::Game::end_by_host`]), so status, boards, history and
+/// replay agree once it has ended.
+fn reveal_if_over(row: &GameRow, mut engine: Box<dyn AnyGame>) -> Box<dyn AnyGame> {
+    if matches!(row.status, GameStatus::Finished | GameStatus::Aborted) {
+        engine.end_by_host();
+    }
+    engine
 }

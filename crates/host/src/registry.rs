@@ -65,6 +65,8 @@ pub trait AnyGame: Send + Sync {
     fn view(&self, viewer: Option<Seat>) -> View;
     /// [`Game::hides_board`].
     fn hides_board(&self) -> bool;
+    /// [`Game::end_by_host`].
+    fn end_by_host(&mut self);
     /// [`Game::report_after_end`].
     fn report_after_end(&self, report: &TurnReport) -> String;
     /// [`Game::rules`].
@@ -193,6 +195,9 @@ impl<G: Game> AnyGame for Erased<G> {
     }
     fn hides_board(&self) -> bool {
         self.0.hides_board()
+    }
+    fn end_by_host(&mut self) {
+        self.0.end_by_host()
     }
     fn report_after_end(&self, report: &TurnReport) -> String {
         self.0.report_after_end(report)

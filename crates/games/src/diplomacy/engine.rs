@@ -86,6 +86,7 @@ impl Game for Diplomacy {
             outcome: None,
             rng: ChaCha8Rng::seed_from_u64(seed),
             sight: None,
+            over_for_host: false,
         })
     }
 
@@ -250,6 +251,11 @@ impl Game for Diplomacy {
     /// Under Fog of War, while the game runs.
     fn hides_board(&self) -> bool {
         self.fog_hides()
+    }
+
+    /// The fog lifts ([`Diplomacy::end_by_host`]).
+    fn end_by_host(&mut self) {
+        Diplomacy::end_by_host(self)
     }
 
     /// A Fog of War phase's public text with every order and outcome.

@@ -30,15 +30,19 @@
 //! where it moves, supports or convoys to or from), with the outcomes,
 //! and the dislodgements, disbands, builds and removals in those
 //! provinces. So a unit that moves next to you is seen coming, and where
-//! from; a seen unit's support or convoy of a unit the power does not
-//! see is shown without naming that unit.
+//! from. A support or convoy names only the units the power saw, and
+//! says where it goes: a hidden army in Vienna supporting a move into
+//! Tyrolia, which the power saw, reads `A unit you cannot see supports a
+//! move into Tyr`, and a failure on such a line names no place (`support
+//! cut`), so no hidden unit's place is ever given.
 //!
 //! Once the game ends nothing is hidden any more: every view shows the
 //! whole board.
 
 use super::{Diplomacy, PhaseDetail};
 use crate::diplomacy::geo::{BitIter, Bits, Map, Power};
-use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
+use crate::diplomacy::judge::Reason;
+use crate::diplomacy::order::{Order, OrderKind, Unit, UnitKind, unit_name};
 use crate::seam::Seat;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -55,9 +59,17 @@ impl Diplomacy {
     }
 
     /// Whether the fog hides anything now: a Fog of War game still running
-    /// (at the end every view shows the whole board).
+    /// (at the end every view shows the whole board, whether the game ended
+    /// by its rules or the host ended it: [`Diplomacy::end_by_host`]).
     pub fn fog_hides(&self) -> bool {
-        self.options.fog && self.outcome.is_none()
+        self.options.fog && self.outcome.is_none() && !self.over_for_host
+    }
+
+    /// The host ended the game (aborted or abandoned) without an outcome
+    /// of the engine's: from now on the fog hides nothing, so status,
+    /// boards, history and replay all show the whole board.
+    pub fn end_by_host(&mut self) {
+        self.over_for_host = true;
     }
 
     /// The provinces `power` sees (see the module comment): those of its
@@ -217,15 +229,12 @@ fn results_lines(m: &Map, viewer: Option<Power>, seen: Bits, d: &PhaseDetail) ->
             let _ = writeln!(text, "{}:", m.power_name(a.power));
             last = Some(a.power);
         }
-        let _ = write!(
-            text,
-            "  {}",
-            seen_order_text(m, &a.order, own(a.power), seen)
-        );
+        let (line, masked) = seen_order_text(m, &a.order, own(a.power), seen);
+        let _ = write!(text, "  {line}");
         if !a.success {
             match a.reason {
                 Some(r) => {
-                    let _ = write!(text, "  (fails: {})", r.text(m));
+                    let _ = write!(text, "  (fails: {})", seen_reason_text(m, r, masked));
                 }
                 None => text.push_str("  (fails)"),
             }
@@ -260,32 +269,74 @@ fn results_lines(m: &Map, viewer: Option<Power>, seen: Bits, d: &PhaseDetail) ->
     (text, any)
 }
 
-/// An order as a power that saw it reads it: in full, except that a
-/// foreign support or convoy of a unit in a province the power did not see
-/// does not name that unit (`A Ser supports a unit you cannot see`).
-fn seen_order_text(m: &Map, o: &Order, own: bool, seen: Bits) -> String {
-    if let Order::Unit {
-        unit,
-        at,
-        kind: OrderKind::Support { from, .. } | OrderKind::Convoy { from, .. },
-    } = *o
-        && !own
-        && seen & bit(m.prov_of(from)) == 0
-    {
-        let who = format!(
+/// An order as a power that saw it reads it, and whether it left out a
+/// unit's place. A foreign support or convoy is shown because it touches a
+/// province the power saw; it names only the units in provinces the power
+/// saw, and says where a support or convoy goes, so the reader learns why
+/// the line is there and no hidden unit's place:
+/// `A Ser supports a unit you cannot see into Bul`,
+/// `A unit you cannot see supports a move into Tyr`,
+/// `A fleet you cannot see convoys A Lon - Nwy`. Moves are shown whole: a
+/// unit that moves next to you is seen coming, and where from.
+fn seen_order_text(m: &Map, o: &Order, own: bool, seen: Bits) -> (String, bool) {
+    let Order::Unit { unit, at, kind } = *o else {
+        return (o.canonical(m), false);
+    };
+    let sees = |l: u8| own || seen & bit(m.prov_of(l)) != 0;
+    let name = |k: Option<UnitKind>, l: u8| {
+        format!(
             "{} {}",
-            unit.map_or("?", |k| k.letter()),
-            crate::diplomacy::order::loc_name(m, at)
-        );
-        return match o {
-            Order::Unit {
-                kind: OrderKind::Convoy { .. },
-                ..
-            } => format!("{who} convoys an army you cannot see"),
-            _ => format!("{who} supports a unit you cannot see"),
-        };
+            k.map_or("?", |k| k.letter()),
+            crate::diplomacy::order::loc_name(m, l)
+        )
+    };
+    let loc = |l: u8| crate::diplomacy::order::loc_name(m, l);
+    let text = match kind {
+        OrderKind::Support { unit: su, from, to } if !sees(at) || !sees(from) => {
+            let who = if sees(at) {
+                name(unit, at)
+            } else {
+                "A unit you cannot see".to_string()
+            };
+            match (sees(from), to) {
+                (true, None) => format!("{who} supports {}", name(su, from)),
+                (true, Some(to)) => format!("{who} supports {} - {}", name(su, from), loc(to)),
+                (false, None) => format!("{who} supports a unit you cannot see"),
+                (false, Some(to)) if sees(at) => {
+                    format!("{who} supports a unit you cannot see into {}", loc(to))
+                }
+                (false, Some(to)) => format!("{who} supports a move into {}", loc(to)),
+            }
+        }
+        OrderKind::Convoy { from, to } if !sees(at) || !sees(from) => {
+            match (sees(at), sees(from)) {
+                (true, _) => format!(
+                    "{} convoys an army you cannot see to {}",
+                    name(unit, at),
+                    loc(to)
+                ),
+                (false, true) => format!(
+                    "A fleet you cannot see convoys {} - {}",
+                    name(Some(UnitKind::Army), from),
+                    loc(to)
+                ),
+                (false, false) => format!("A fleet you cannot see convoys an army to {}", loc(to)),
+            }
+        }
+        _ => return (o.canonical(m), false),
+    };
+    (text, true)
+}
+
+/// Why an order failed, for a reader: in full, or for a line that left a
+/// unit's place out ([`seen_order_text`]) without naming any place.
+fn seen_reason_text(m: &Map, r: Reason, masked: bool) -> String {
+    match r {
+        _ if !masked => r.text(m),
+        Reason::SupportCut(_) => "support cut".into(),
+        Reason::Dislodged(_) => "dislodged".into(),
+        _ => "no effect".into(),
     }
-    o.canonical(m)
 }
 
 /// The provinces an order touches: the unit's, and where it moves,
@@ -586,12 +637,19 @@ mod tests {
                 let seen = before.visible_provinces(p);
                 let text = &r.private[&seat(&before, p)];
                 assert!(text.contains("Fog of War"), "{text}");
-                // A unit it did not see shows only by an order touching a
-                // province it saw.
+                // A unit it did not see shows only by its move or retreat
+                // into (or next to) a province it saw.
                 for u in before.units().iter().filter(|u| {
                     seen & 1u128 << map().prov_of(u.loc) == 0
                         && !detail.orders.iter().any(|a| {
                             a.order.at() == Some(u.loc)
+                                && matches!(
+                                    a.order,
+                                    Order::Unit {
+                                        kind: OrderKind::Move { .. } | OrderKind::Retreat { .. },
+                                        ..
+                                    }
+                                )
                                 && super::order_provinces(map(), &a.order) & seen != 0
                         })
                 }) {

@@ -219,6 +219,11 @@ pub struct Diplomacy {
     /// Never stored: copies are made from the stored game when needed.
     #[serde(skip)]
     pub(super) sight: Option<super::geo::Bits>,
+    /// The host ended the game without an outcome of the engine's (an
+    /// abort, an abandoned game): the fog lifts as at any end. Never
+    /// stored: the host sets it on every load of a game that is over.
+    #[serde(skip)]
+    pub(super) over_for_host: bool,
 }
 
 /// The most refused lines one message's answer lists (the rest are counted).
