@@ -6,6 +6,7 @@
 // crate's dependency tree).
 #![deny(clippy::disallowed_methods)]
 
+pub mod clip;
 pub mod seam;
 pub mod tournament;
 // gamehost:games — one `pub mod <game>;` line per engine.

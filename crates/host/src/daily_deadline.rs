@@ -116,7 +116,7 @@ fn parse_time_of_day(text: &str) -> Result<u32, String> {
     let refuse = || {
         format!(
             "`{}` is not a time of day; use HH:MM on the 24-hour clock, like `20:00` or `07:30`.",
-            super::limits::clip(t, 40)
+            games::clip::clip_typed(t)
         )
     };
     let (h, m) = t.split_once(':').ok_or_else(refuse)?;
@@ -137,7 +137,7 @@ fn parse_zone(name: &str) -> Result<Tz, String> {
         format!(
             "`{}` is not a time zone; use an IANA name like `Europe/Berlin` or \
              `America/New_York`.",
-            super::limits::clip(name, 40)
+            games::clip::clip_typed(name)
         )
     })
 }

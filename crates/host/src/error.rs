@@ -66,7 +66,7 @@ pub struct DecodeError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("There is no game called `{asked}`. Games: {}.", known.join(", "))]
 pub struct UnknownKind {
-    /// What was asked for.
+    /// What was asked for, clipped as every echo of typed text is.
     pub asked: String,
     /// What exists.
     pub known: Vec<&'static str>,

@@ -257,7 +257,7 @@ fn asked_rating(text: &str) -> Option<Result<f64, String>> {
         _ => Err(format!(
             "`~{}` is not a rating: write `~` and a number from 0 to {MAX_ASKED_RATING:.0}, \
              e.g. `~1500` for the AI level rated nearest 1500.",
-            super::limits::clip(rest, 20)
+            games::clip::clip_typed(rest)
         )),
     })
 }

@@ -101,14 +101,6 @@ pub fn read_all_capped<R: Read + ?Sized>(
     Ok((buf.len() <= max_bytes).then_some(buf))
 }
 
-/// At most `max` characters of `text` for an error message, marked with
-/// `…` when cut: a refusal must not repeat a megabyte back.
-pub fn clip(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
-}
 /// Checks a requested turn deadline (`None` or 0: none) against the minimum
 /// of its kind (the registry entry's `min_turn_seconds`); the error is the
 /// sentence to show the creator.
@@ -300,8 +292,6 @@ mod tests {
             Some(b"abc".to_vec())
         );
         assert_eq!(read_all_capped(&mut "abcd".as_bytes(), 3).unwrap(), None);
-        assert_eq!(clip("abcdef", 3), "abc…");
-        assert_eq!(clip("abc", 3), "abc");
     }
 
     #[test]

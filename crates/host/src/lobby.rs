@@ -497,7 +497,7 @@ fn check_level(entry: &KindEntry, asked: &str) -> Result<String, HostError> {
     }
     Err(HostError::user(format!(
         "There is no AI level `{}`. Levels: {}.",
-        super::limits::clip(&asked, MAX_LEVEL_CHARS),
+        games::clip::clip_typed(&asked),
         levels.join(", ")
     )))
 }

@@ -154,7 +154,7 @@ fn parse_recipients(
         .split(|c: char| c == ',' || c == '+' || c.is_whitespace())
         .filter(|w| !w.is_empty())
     {
-        let shown: String = word.chars().take(30).collect();
+        let shown = games::clip::clip_typed(word);
         let p = game.map().parse_power(word).ok_or_else(|| {
             refuse(
                 format!("`{shown}` is not a power."),

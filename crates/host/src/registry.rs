@@ -301,13 +301,7 @@ fn expected_in_words(expected: &str) -> String {
 fn describe_option_error(key: &str, value: &Value, serde_message: &str) -> String {
     // serde_json from a Value says "invalid type: string \"x\", expected usize"
     // or "invalid value: integer `-1`, expected usize"; keep what it expected.
-    let shorten = |text: String| {
-        if text.chars().count() > 40 {
-            text.chars().take(40).collect::<String>() + "…"
-        } else {
-            text
-        }
-    };
+    let shorten = |text: String| games::clip::clip_typed(&text);
     let parsed = serde_message
         .strip_prefix("invalid type: ")
         .or_else(|| serde_message.strip_prefix("invalid value: "))
@@ -324,7 +318,7 @@ fn describe_option_error(key: &str, value: &Value, serde_message: &str) -> Strin
             expected_in_words(expected),
             shorten(value.to_string())
         ),
-        None => format!("`{key}`: {serde_message}"),
+        None => format!("`{key}`: {}", games::clip::clip_chars(serde_message, 120)),
     }
 }
 
@@ -515,7 +509,7 @@ impl Registry {
             .iter()
             .find(|k| k.name == wanted)
             .ok_or_else(|| UnknownKind {
-                asked: kind.to_string(),
+                asked: games::clip::clip_typed(kind.trim()),
                 known: self.names(),
             })
     }

@@ -117,7 +117,7 @@ impl Host {
         }
         Err(HostError::user(format!(
             "`{}` is not a seat of {}. Name one of {}, or give its number (1 to {count}).",
-            super::limits::clip(text.trim(), 40),
+            games::clip::clip_typed(text.trim()),
             game_label(&row),
             names.join(", ")
         )))

@@ -43,7 +43,8 @@ pub fn parse_duration(s: &str) -> Result<u64, BotError> {
         .and_then(|n| n.checked_mul(mult))
         .ok_or_else(|| {
             BotError::user(format!(
-                "`{s}` is not a duration; try `90s`, `10m`, `2h`, `1d` or `0` for none."
+                "`{}` is not a duration; try `90s`, `10m`, `2h`, `1d` or `0` for none.",
+                games::clip::clip_typed(&s)
             ))
         })
 }

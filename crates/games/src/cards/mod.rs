@@ -98,7 +98,10 @@ impl Invisible {
         };
         match mv {
             None => Err(ActionError::new(
-                format!("`{}` is not a move.", shorten(typed.unwrap_or(""))),
+                format!(
+                    "`{}` is not a move.",
+                    crate::clip::clip_typed(typed.unwrap_or("").trim())
+                ),
                 hint(),
             )),
             Some(Move::Play) if !self.pos.can_play() => Err(ActionError::new(
@@ -181,16 +184,6 @@ impl Invisible {
         } else {
             format!("{who} to move: deck empty, must pass.")
         }
-    }
-}
-
-/// Cuts what a player typed to a short, backtick-free echo.
-fn shorten(text: &str) -> String {
-    let clean: String = text.trim().chars().filter(|&c| c != '`').take(30).collect();
-    if text.trim().chars().count() > 30 {
-        format!("{clean}...")
-    } else {
-        clean
     }
 }
 

@@ -104,7 +104,7 @@ pub fn parse_problem(input: &str) -> Result<[Vec<i64>; 2], ProblemError> {
                     1,
                     format!(
                         "expected two deck sizes `n m`, each 1 to {MAX_DECK}, found `{}`",
-                        clip(first)
+                        crate::clip::clip_typed(first)
                     ),
                 ));
             }
@@ -114,7 +114,7 @@ pub fn parse_problem(input: &str) -> Result<[Vec<i64>; 2], ProblemError> {
                 1,
                 format!(
                     "expected two deck sizes `n m`, each 1 to {MAX_DECK}, found `{}`",
-                    clip(first)
+                    crate::clip::clip_typed(first)
                 ),
             ));
         }
@@ -143,7 +143,7 @@ pub fn parse_problem(input: &str) -> Result<[Vec<i64>; 2], ProblemError> {
                 _ => {
                     return Err(err(
                         line_no,
-                        format!("card {} is `{}`; {what}", k + 1, clip(t)),
+                        format!("card {} is `{}`; {what}", k + 1, crate::clip::clip_typed(t)),
                     ));
                 }
             }
@@ -159,7 +159,7 @@ pub fn parse_problem(input: &str) -> Result<[Vec<i64>; 2], ProblemError> {
             k + 1,
             format!(
                 "unexpected `{}`; expected the input to end after line 3",
-                clip(extra)
+                crate::clip::clip_typed(extra)
             ),
         ));
     }
@@ -181,16 +181,6 @@ pub fn format_problem(decks: &[Vec<i64>; 2]) -> String {
         line(&decks[0]),
         line(&decks[1])
     )
-}
-
-/// Cuts an echoed token or line so error messages stay one short line.
-fn clip(s: &str) -> String {
-    let c: String = s.chars().take(40).collect();
-    if s.chars().count() > 40 {
-        format!("{c}...")
-    } else {
-        c
-    }
 }
 
 #[cfg(test)]

@@ -305,7 +305,7 @@ fn map_of(options: &DiplomacyOptions) -> Result<&'static Map, OptionsError> {
             .collect();
         OptionsError(format!(
             "`{}` is not a map on this server. Maps: {}.",
-            super::order::quoted(id),
+            crate::clip::clip_typed(id),
             known.join(", ")
         ))
     })

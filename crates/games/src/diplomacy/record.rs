@@ -6,8 +6,8 @@ use super::geo::{Bits, Map, Power, ProvId};
 use super::judge::{
     Dislodgement, PhaseKind, adjudicate_adjustments, adjudicate_movement, adjudicate_retreats,
 };
-use super::order::quoted;
 use super::order::{Order, OrderKind, Unit, UnitKind, parse_order};
+use crate::clip::clip_typed;
 use crate::seam::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -214,7 +214,7 @@ pub fn map_of_record<'a>(default: &'a Map, rec: &Record) -> Result<&'a Map, Stri
         Some(id) if id == default.id() => Ok(default),
         Some(id) => super::geo::find_map(id)
             .map(|m| m as &Map)
-            .ok_or_else(|| format!("unknown map {}", quoted(id))),
+            .ok_or_else(|| format!("unknown map {}", clip_typed(id))),
     }
 }
 
@@ -225,20 +225,20 @@ pub fn unit_from(map: &Map, u: &RecUnit) -> Result<Unit, String> {
     use super::geo::Terrain;
     let power = map
         .parse_power(&u.power)
-        .ok_or_else(|| format!("unknown power {}", quoted(&u.power)))?;
+        .ok_or_else(|| format!("unknown power {}", clip_typed(&u.power)))?;
     let kind = match u.kind.to_ascii_uppercase().as_str() {
         "A" | "ARMY" => UnitKind::Army,
         "F" | "FLEET" => UnitKind::Fleet,
         _ => {
             return Err(format!(
                 "unknown unit type {}; expected A or F",
-                quoted(&u.kind)
+                clip_typed(&u.kind)
             ));
         }
     };
     let loc = map
         .loc_by_abbr(&u.at)
-        .ok_or_else(|| format!("unknown location {}", quoted(&u.at)))?;
+        .ok_or_else(|| format!("unknown location {}", clip_typed(&u.at)))?;
     let l = map.loc(loc);
     let prov = map.prov(l.prov);
     let fits = match kind {
@@ -333,7 +333,7 @@ fn parse_all(map: &Map, orders: &[RecOrder]) -> Result<Parsed, String> {
         .map(|o| {
             let p = map
                 .parse_power(&o.power)
-                .ok_or_else(|| format!("unknown power {}", quoted(&o.power)))?;
+                .ok_or_else(|| format!("unknown power {}", clip_typed(&o.power)))?;
             Ok((p, parse_order(map, &o.text).map_err(|e| e.to_string())))
         })
         .collect()
@@ -421,7 +421,7 @@ pub fn adjudicate_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
         p => {
             return Err(format!(
                 "unknown phase `{}`; expected movement, retreat or adjustment",
-                quoted(p)
+                clip_typed(p)
             ));
         }
     };
@@ -486,7 +486,7 @@ fn dislodged_and_standoffs(map: &Map, rec: &Record) -> Result<(Vec<Dislodgement>
             dislodged_at |= 1u128 << p;
             let from = map
                 .prov_by_abbr(&d.attacker_from)
-                .ok_or_else(|| format!("unknown province {}", quoted(&d.attacker_from)))?;
+                .ok_or_else(|| format!("unknown province {}", clip_typed(&d.attacker_from)))?;
             Ok(Dislodgement {
                 unit,
                 attacker_from: from,
@@ -499,7 +499,7 @@ fn dislodged_and_standoffs(map: &Map, rec: &Record) -> Result<(Vec<Dislodgement>
         s |= 1u128
             << map
                 .prov_by_abbr(a)
-                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
+                .ok_or_else(|| format!("unknown province {}", clip_typed(a)))?;
     }
     Ok((d, s))
 }
@@ -511,11 +511,11 @@ fn adjustment_record(map: &Map, rec: &Record) -> Result<RecOutput, String> {
     for (pw, list) in &rec.supply_centers {
         let pw = map
             .parse_power(pw)
-            .ok_or_else(|| format!("unknown power {}", quoted(pw)))?;
+            .ok_or_else(|| format!("unknown power {}", clip_typed(pw)))?;
         for a in list {
             let p = map
                 .prov_by_abbr(a)
-                .ok_or_else(|| format!("unknown province {}", quoted(a)))?;
+                .ok_or_else(|| format!("unknown province {}", clip_typed(a)))?;
             owners[p as usize] = Some(pw);
         }
     }

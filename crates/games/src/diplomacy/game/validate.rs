@@ -103,7 +103,7 @@ impl Diplomacy {
         Some(err(
             format!(
                 "`{}`: the fleet in {} is on the {} (`{}`), not the {}.",
-                crate::diplomacy::order::quoted(line),
+                crate::clip::clip_typed(line),
                 m.prov(m.prov_of(at)).name,
                 actual.long(),
                 unit_name(m, unit),
@@ -155,7 +155,7 @@ impl Diplomacy {
         err(
             format!(
                 "`{}` is {what}, but this is the {} phase.",
-                crate::diplomacy::order::quoted(line),
+                crate::clip::clip_typed(line),
                 self.phase_name()
             ),
             match self.phase {
@@ -608,7 +608,7 @@ fn nothing_understood(errors: Vec<(String, ActionError)>, generic: String) -> Ac
 
 /// Records a refused line once: a repeat only counts.
 fn refuse(a: &mut DiplomacyAction, line: &str, problem: String, expected: String) {
-    let line = crate::diplomacy::order::quoted(line);
+    let line = crate::clip::clip_typed(line);
     if let Some(r) = a
         .refused
         .iter_mut()

@@ -63,7 +63,7 @@ pub fn setup(map: &Map, variant: &str, powers: &str) -> Result<Setup, OptionsErr
     if !full_game && named.is_none() {
         return Err(OptionsError(format!(
             "`{}` is not a variant of the {} map. Variants: {}.",
-            crate::diplomacy::order::quoted(variant),
+            crate::clip::clip_typed(variant),
             map.title(),
             variant_names(map)
         )));
@@ -122,7 +122,7 @@ fn parse_powers(map: &Map, text: &str) -> Result<Vec<Power>, OptionsError> {
             return Err(OptionsError(format!(
                 "`{}` in `powers` is not a power. Name two or more of {} (or their initials), \
                  separated by commas.",
-                crate::diplomacy::order::quoted(word),
+                crate::clip::clip_typed(word),
                 map.power_names()
             )));
         };

@@ -212,7 +212,7 @@ fn parse_map_line(line: usize, rest: &str) -> Result<(String, String), MapError>
             line,
             format!(
                 "the map id {:?} should be 1 to 32 lower-case letters, digits, `_` or `-`, as `ancient_med`",
-                clip(id)
+                crate::clip::clip_typed(id)
             ),
         ));
     }
@@ -223,7 +223,7 @@ fn parse_map_line(line: usize, rest: &str) -> Result<(String, String), MapError>
             "the `map` line needs a title after the id".into(),
         ));
     }
-    Ok((id.to_string(), clip(title)))
+    Ok((id.to_string(), crate::clip::clip_typed(title)))
 }
 
 fn parse_number(line: usize, kind: &str, rest: &str, low: u32, high: u32) -> Result<u32, MapError> {
@@ -235,7 +235,7 @@ fn parse_number(line: usize, kind: &str, rest: &str, low: u32, high: u32) -> Res
                 line,
                 format!(
                     "`{kind}` takes a whole number from {low} to {high}, not {:?}",
-                    clip(rest)
+                    crate::clip::clip_typed(rest)
                 ),
             )
         })
@@ -252,7 +252,7 @@ fn parse_power_line(line: usize, rest: &str) -> Result<PowerInfo, MapError> {
             line,
             format!(
                 "the power name {:?} should be one word of letters (up to 24), as `power France #56b4e9`",
-                clip(name)
+                crate::clip::clip_typed(name)
             ),
         ));
     }
@@ -263,7 +263,7 @@ fn parse_power_line(line: usize, rest: &str) -> Result<PowerInfo, MapError> {
                 line,
                 format!(
                     "{:?} is not a colour: write it as #rrggbb, as #56b4e9",
-                    clip(c)
+                    crate::clip::clip_typed(c)
                 ),
             ));
         }
@@ -395,7 +395,7 @@ fn parse_unit(
             line,
             format!(
                 "unknown power {:?}: the powers are {}",
-                clip(who),
+                crate::clip::clip_typed(who),
                 power_list(powers)
             ),
         )
@@ -408,15 +408,17 @@ fn parse_unit(
                 line,
                 format!(
                     "{:?} is not a unit type: write `army` or `fleet`",
-                    clip(kind)
+                    crate::clip::clip_typed(kind)
                 ),
             ));
         }
     };
-    let loc = locs
-        .iter()
-        .position(|l| l.abbr == at)
-        .ok_or_else(|| syntax_error(line, format!("unknown place {:?}", clip(at))))?;
+    let loc = locs.iter().position(|l| l.abbr == at).ok_or_else(|| {
+        syntax_error(
+            line,
+            format!("unknown place {:?}", crate::clip::clip_typed(at)),
+        )
+    })?;
     let prov = &provs[locs[loc].prov as usize];
     let fits = match (fleet, prov.terrain) {
         (_, Terrain::Impassable) => false,
@@ -505,8 +507,8 @@ pub(super) fn parse_variants(
                         line,
                         format!(
                             "`variant-unit {}` comes before (or without) its `variant {}` line",
-                            clip(id),
-                            clip(id)
+                            crate::clip::clip_typed(id),
+                            crate::clip::clip_typed(id)
                         ),
                     ));
                 };
@@ -562,7 +564,7 @@ fn parse_variant_line(
                 line,
                 format!(
                     "unknown power {:?} in the variant {id}: the powers are {}",
-                    clip(word),
+                    crate::clip::clip_typed(word),
                     power_list(powers)
                 ),
             )
@@ -591,21 +593,16 @@ fn parse_variant_line(
             format!(
                 "the variant id {:?} should be 1 to 32 lower-case letters, digits, `_` or `-`, \
                  and not `classic` or `fog` (every map has those), as `fva`",
-                clip(id)
+                crate::clip::clip_typed(id)
             ),
         ));
     }
     Ok(MapVariant {
         id: id.to_string(),
-        title: clip(title),
+        title: crate::clip::clip_typed(title),
         powers: chosen,
         units: Vec::new(),
     })
-}
-
-/// A quotable piece of a line: at most 40 characters.
-fn clip(s: &str) -> String {
-    s.chars().take(40).collect()
 }
 
 #[cfg(test)]

@@ -2,9 +2,7 @@
 
 mod parse;
 
-pub use parse::{
-    MAX_QUOTED_CHARS, ParseError, edit_distance, parse_order, quoted, suggest_province,
-};
+pub use parse::{ParseError, edit_distance, parse_order, suggest_province};
 
 use super::geo::{LocId, Map, Power};
 use serde::{Deserialize, Serialize};

@@ -6,6 +6,7 @@
 //! `stp(nc)`, `stp nc` or `St Petersburg north coast`.
 
 use super::{Order, OrderKind, UnitKind};
+use crate::clip::clip_typed;
 use crate::diplomacy::geo::{Coast, LocId, Map};
 
 /// Why a line is not an order: the problem and what was expected.
@@ -16,18 +17,6 @@ pub struct ParseError {
     pub problem: String,
     /// What would have been right (with a "did you mean" when close).
     pub expected: String,
-}
-
-/// The longest piece of a player's text quoted back in an error, in
-/// characters: an error must not repeat a whole message back.
-pub const MAX_QUOTED_CHARS: usize = 40;
-
-/// At most [`MAX_QUOTED_CHARS`] characters of `text`, marked `…` when cut.
-pub fn quoted(text: &str) -> String {
-    match text.char_indices().nth(MAX_QUOTED_CHARS) {
-        Some((i, _)) => format!("{}…", &text[..i]),
-        None => text.to_string(),
-    }
 }
 
 fn perr(problem: impl Into<String>, expected: impl Into<String>) -> ParseError {
@@ -146,7 +135,7 @@ impl<'a> Cursor<'a> {
         let Some((loc, next)) = found else {
             // A word longer than any name is close to none: cut it before
             // the edit distances, and before quoting it.
-            let word = quoted(first);
+            let word = clip_typed(first);
             let hint = match suggest_province(self.map, &word) {
                 Some(s) => format!("Did you mean {s}?"),
                 None => {
@@ -259,7 +248,7 @@ pub fn parse_order(map: &Map, text: &str) -> Result<Order, ParseError> {
             perr(
                 format!(
                     "After `build` came `{}`.",
-                    quoted(c.peek().unwrap_or("nothing"))
+                    clip_typed(c.peek().unwrap_or("nothing"))
                 ),
                 "Expected `A` (army) or `F` (fleet), e.g. `Build A Par` or `Build F Stp/sc`.",
             )
@@ -324,7 +313,7 @@ fn unit_order(c: &mut Cursor<'_>) -> Result<Order, ParseError> {
             unit.ok_or_else(|| perr("A build needs a unit type.", "Write e.g. `Build A Par`."))?;
         return finish(c, Order::Build { unit: u, at });
     } else {
-        let w = quoted(c.peek().unwrap_or(""));
+        let w = clip_typed(c.peek().unwrap_or(""));
         return Err(perr(
             format!("`{w}` is not an order word."),
             "Expected `H` (hold), `-` (move), `S` (support), `C` (convoy), `R` (retreat) or `D` (disband).",
