@@ -144,3 +144,98 @@ fn a_forgotten_person_is_in_no_column_and_their_games_keep_their_results() {
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].display_name, "Bob");
 }
+
+/// How many times `needle` stands in the bytes of `file` (0 for no file).
+fn occurrences(file: &std::path::Path, needle: &str) -> usize {
+    let Ok(bytes) = std::fs::read(file) else {
+        return 0;
+    };
+    bytes
+        .windows(needle.len())
+        .filter(|w| *w == needle.as_bytes())
+        .count()
+}
+
+/// The files that hold the database's data: on SQLite the file and its
+/// write-ahead log; on PostgreSQL every table's and index's relation files
+/// (after a checkpoint, so what is in the server's memory is in them), or
+/// `None` when this process cannot read the server's data directory.
+fn database_files(db: &std::path::Path) -> Option<Vec<std::path::PathBuf>> {
+    if !host_builder::on_postgres() {
+        let wal = std::path::PathBuf::from(format!("{}-wal", db.display()));
+        return Some(vec![db.to_path_buf(), wal]);
+    }
+    let mut client = store::connect_postgres(&host_builder::pg_database_for(db)).ok()?;
+    client.batch_execute("CHECKPOINT").ok()?;
+    let data_dir: String = client
+        .query_one("SELECT current_setting('data_directory')", &[])
+        .ok()?
+        .get(0);
+    let files: Vec<std::path::PathBuf> = client
+        .query(
+            "SELECT pg_relation_filepath(c.oid) FROM pg_class c \
+             JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname IN ('public', 'pg_toast') AND c.relkind IN ('r', 'i', 't') \
+             AND pg_relation_filepath(c.oid) IS NOT NULL",
+            &[],
+        )
+        .ok()?
+        .iter()
+        .map(|r| std::path::Path::new(&data_dir).join(r.get::<_, String>(0)))
+        .collect();
+    let readable = files.iter().any(|f| std::fs::File::open(f).is_ok());
+    readable.then_some(files)
+}
+
+/// Issue 46: after forgetting, the raw database files (SQLite: the file
+/// and its write-ahead log, while the bot runs and after it stops;
+/// PostgreSQL: the relation files) hold the person's id and name nowhere,
+/// not even in free space, where they stood many times before.
+#[test]
+fn a_forgotten_person_is_gone_from_the_raw_database_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("raw.db");
+    let clock = Arc::new(ManualClock::at(1_800_000_000_000));
+    let host = host_builder::diplomacy_host(&db, clock.clone(), HostSettings::default());
+    host.remember_dm_channel(ZED, "2000000000000000001")
+        .unwrap();
+    // Two finished games and a running one, so Zed's id and name went
+    // through many rows (seats, outbox items sent and deleted, reports).
+    for channel in ["r1", "r2"] {
+        let id = zed_and_bob(&host, channel);
+        play_out(&host, &clock, id, &[ZED]);
+    }
+    let running = zed_and_bob(&host, "r3");
+    // Delivered announcements are deleted rows: free space that held Zed.
+    for item in host.unsent(1000).unwrap() {
+        host.mark_sent(item.id).unwrap();
+    }
+    let Some(files) = database_files(&db) else {
+        eprintln!("the PostgreSQL server's data files cannot be read here: raw check skipped");
+        return;
+    };
+    let count = |needle: &str| files.iter().map(|f| occurrences(f, needle)).sum::<usize>();
+    assert!(
+        count(ZED) > 0 && count(ZED_NAME) > 0,
+        "the test stores Zed first"
+    );
+
+    host.forget_user(ZED, &[ZED_NAME.to_string()]).unwrap();
+    let files = database_files(&db).unwrap();
+    let count = |needle: &str| files.iter().map(|f| occurrences(f, needle)).sum::<usize>();
+    for needle in [ZED, ZED_NAME] {
+        let holding: Vec<_> = files
+            .iter()
+            .filter(|f| occurrences(f, needle) > 0)
+            .collect();
+        assert_eq!(count(needle), 0, "{needle} is still in {holding:?}");
+    }
+    // The game Zed forfeited goes on; nothing brings Zed back.
+    play_out(&host, &clock, running, &[]);
+    drop(host);
+    if !host_builder::on_postgres() {
+        for needle in [ZED, ZED_NAME] {
+            assert_eq!(occurrences(&db, needle), 0, "{needle} in the stopped file");
+        }
+    }
+}

@@ -137,6 +137,8 @@ impl Host {
             }
             Ok::<_, HostError>(finished)
         })?;
+        // What was deleted must not stay readable in the database's files.
+        self.store.erase_deleted_rows()?;
         tracing::info!(games = out.games_kept, "forgot a user on their request");
         Ok(out)
     }

@@ -320,6 +320,9 @@ impl Store {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // What is deleted is overwritten with zeros, so a deleted person's
+        // rows leave nothing readable in the file's free space.
+        conn.pragma_update(None, "secure_delete", "ON")?;
         conn.busy_timeout(Duration::from_secs(10))?;
 
         let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;

@@ -364,6 +364,13 @@ impl PgConn {
         Ok(())
     }
 
+    /// Runs statements that PostgreSQL refuses inside a transaction block
+    /// (`VACUUM`), on this connection as it is.
+    pub(crate) fn execute_outside_transaction(&mut self, sql: &str) -> Result<(), StoreError> {
+        self.client.batch_execute(sql)?;
+        Ok(())
+    }
+
     /// Starts a transaction: a write one at READ COMMITTED (each game row it
     /// reads is locked, so it sees the latest committed game), a read one as
     /// a READ ONLY, REPEATABLE READ snapshot. A connection the client knows

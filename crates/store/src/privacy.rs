@@ -57,6 +57,70 @@ const GAME_TEXTS: &[(&str, &str, &[&str])] = &[
     ("press", "text", &["id"]),
 ];
 
+/// Every table whose rows [`Tx::forget_user`] deletes or rewrites: their
+/// files are rewritten by [`Store::erase_deleted_rows`].
+const PERSON_TABLES: &[&str] = &[
+    "seats",
+    "seat_terms",
+    "game_results",
+    "games",
+    "ratings",
+    "player_events",
+    "absences",
+    "pause_votes",
+    "dm_channels",
+    "outbox",
+    "posted_messages",
+    "turn_log",
+    "press",
+];
+
+impl Store {
+    /// Makes the rows deleted or rewritten so far unreadable from the
+    /// database's files, after [`Tx::forget_user`] (outside its transaction).
+    ///
+    /// SQLite: the store runs with `secure_delete` on, so a row deleted now
+    /// is overwritten with zeros, in its table and index pages and in freed
+    /// pages; `VACUUM` then rewrites the whole file, so what was deleted
+    /// before that setting (or by an older gamehost) goes too, and a
+    /// `TRUNCATE` checkpoint empties the write-ahead log, whose frames held
+    /// the pages as they were. It takes about as long as copying the file,
+    /// during which other writes wait.
+    ///
+    /// PostgreSQL: a deleted or updated row stays in its page as a dead
+    /// version until the page is rewritten; `VACUUM FULL` of the tables
+    /// above writes each into a new file and empties the old one. Limits,
+    /// for the operator's documentation: the server's write-ahead log
+    /// segments (until recycled after later checkpoints), its replicas,
+    /// WAL archives and backups keep what they already held.
+    pub fn erase_deleted_rows(&self) -> Result<(), StoreError> {
+        match &self.backend {
+            super::Backend::Sqlite(c) => {
+                let conn = Store::lock_sqlite(c);
+                conn.execute_batch("VACUUM")?;
+                let busy: i64 =
+                    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+                if busy != 0 {
+                    // Another process (a `check` or a backup) reads an
+                    // older snapshot: the log is emptied at its next
+                    // checkpoint, or when the last connection closes.
+                    tracing::warn!(
+                        "the write-ahead log could not be emptied now: a reader holds it"
+                    );
+                }
+                Ok(())
+            }
+            super::Backend::Postgres(pool) => {
+                let mut conn = pool.get()?;
+                conn.execute_outside_transaction(&format!(
+                    "VACUUM FULL {}",
+                    PERSON_TABLES.join(", ")
+                ))
+            }
+        }
+    }
+}
+
 impl Tx<'_> {
     /// How many rows of each kind name `user_id`.
     pub fn user_data_counts(&self, user_id: &str) -> Result<UserDataCounts, StoreError> {
