@@ -154,6 +154,35 @@ fn backup_writes_a_consistent_copy_that_checks_clean() {
     let out = gamehost(dir.path(), &db, &["backup", copy.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("backup to"));
+
+    // Into a folder that does not exist yet, written with a trailing `/`:
+    // the folder is created and holds a dated copy.
+    let folder = dir.path().join("bk");
+    let out = gamehost(
+        dir.path(),
+        &db,
+        &["backup", &format!("{}/", folder.display())],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let made: Vec<_> = std::fs::read_dir(&folder).unwrap().collect();
+    assert_eq!(made.len(), 1, "one dated copy in bk/");
+    // A file in a folder that does not exist: the folder is named.
+    let missing = dir.path().join("nowhere").join("copy.db");
+    let out = gamehost(dir.path(), &db, &["backup", missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "the folder {} does not exist",
+            dir.path().join("nowhere").display()
+        )),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("nowhere").exists());
 }
 
 fn sql(db: &Path, statement: &str) -> usize {

@@ -131,11 +131,73 @@ fn adjudicate_jsonl_refuses_an_overlong_line_and_reads_one_at_the_limit() {
     let o = run(&["diplomacy", "adjudicate", "--jsonl"], at.as_bytes());
     accepted(&o);
     assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
-    let over = format!("{small}\n{small}{}\n", " ".repeat(MAX_RECORD_BYTES));
-    refused(
-        &run(&["diplomacy", "adjudicate", "--jsonl"], over.as_bytes()),
-        "line 2",
+    // An overlong line is answered with its error, and the run goes on.
+    let over = format!(
+        "{small}\n{small}{}\n{small}\n",
+        " ".repeat(MAX_RECORD_BYTES)
     );
+    let o = run(&["diplomacy", "adjudicate", "--jsonl"], over.as_bytes());
+    accepted(&o);
+    let answers = jsonl_answers(&o);
+    assert_eq!(answers.len(), 3, "{answers:?}");
+    assert_eq!(answers[1]["line"], 2);
+    assert!(
+        answers[1]["error"].as_str().unwrap().contains("at most"),
+        "{answers:?}"
+    );
+    assert!(answers[0].get("error").is_none() && answers[2].get("error").is_none());
+}
+
+/// Issue 46: `adjudicate --jsonl` answers every bad line with an error
+/// object naming the line (not JSON, not a record, not UTF-8, a record
+/// that cannot be adjudicated) and goes on; a wrong value is not echoed
+/// whole.
+#[test]
+fn adjudicate_jsonl_answers_every_bad_line_and_goes_on() {
+    let good = serde_json::to_string(&movement(vec![unit("Austria", "A", "vie")], vec![])).unwrap();
+    let bad_position = serde_json::to_string(&movement(
+        vec![unit("Austria", "A", "vie"), unit("Italy", "A", "vie")],
+        vec![],
+    ))
+    .unwrap();
+    let wrong_type = serde_json::to_string(&json!({
+        "phase": "movement", "units": "x".repeat(10_000), "orders": []
+    }))
+    .unwrap();
+    let mut input = Vec::new();
+    for line in [&good, "not json at all", &wrong_type, &bad_position, &good] {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"\xff\xfe\n");
+    input.extend_from_slice(good.as_bytes());
+    input.push(b'\n');
+    let o = run(&["diplomacy", "adjudicate", "--jsonl"], &input);
+    accepted(&o);
+    let answers = jsonl_answers(&o);
+    assert_eq!(answers.len(), 7, "{answers:?}");
+    for (i, bad) in [
+        (1, "not a record"),
+        (2, "not a record"),
+        (3, "Vienna"),
+        (5, "UTF-8"),
+    ] {
+        assert_eq!(answers[i]["line"], i as u64 + 1, "{answers:?}");
+        let error = answers[i]["error"].as_str().unwrap();
+        assert!(error.contains(bad), "line {}: {error}", i + 1);
+        assert!(error.len() < 400, "line {}: {} bytes", i + 1, error.len());
+    }
+    for i in [0, 4, 6] {
+        assert!(answers[i].get("error").is_none(), "{answers:?}");
+    }
+}
+
+/// Each line `adjudicate --jsonl` printed, as JSON.
+fn jsonl_answers(o: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]

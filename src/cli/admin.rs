@@ -620,10 +620,12 @@ pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
             store::redact_url(&url)
         );
     }
-    // Into a folder (`[database] backup_dir` by default): a dated file.
+    // Into a folder (`[database] backup_dir` by default, an existing
+    // folder, or a path written with a trailing `/`, created like
+    // `backup_dir`): a dated file.
     let folder = match &dest {
         None => Some(config.database.backup_dir.clone()),
-        Some(d) if d.is_dir() => Some(d.clone()),
+        Some(d) if d.is_dir() || names_a_folder(d) => Some(d.clone()),
         Some(_) => None,
     };
     if let Some(folder) = folder {
@@ -645,6 +647,14 @@ pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
         bail!(
             "backup to {} refused: the file exists, and a backup never overwrites one",
             d.display()
+        );
+    }
+    if !dir.is_dir() {
+        bail!(
+            "backup to {} refused: the folder {} does not exist; create it, or write the \
+             destination as a folder ending in `/` to have it created",
+            dest.as_deref().unwrap_or(&dir).display(),
+            dir.display()
         );
     }
     let tmp = super::backups::temporary_in(&dir);
@@ -760,6 +770,12 @@ fn set_aside(target: &Path) -> anyhow::Result<Option<PathBuf>> {
         }
     }
     Ok(Some(aside))
+}
+
+/// Whether a destination was written as a folder (`bk/`, `bk/.`).
+fn names_a_folder(dest: &Path) -> bool {
+    let text = dest.as_os_str().to_string_lossy();
+    text.ends_with(std::path::MAIN_SEPARATOR) || text.ends_with('/') || dest.ends_with(".")
 }
 
 /// Gives the finished copy `tmp` the name `dest`, failing if that exists

@@ -209,43 +209,57 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
     Ok(())
 }
 
-/// `adjudicate --jsonl`: one answer line per record line (an error line
-/// for a record that cannot be adjudicated; the run stops on a line that
-/// is not a record at all).
+/// `adjudicate --jsonl`: one answer line per record line. Every line that
+/// cannot be answered (too long, not UTF-8, not JSON, not a record, a
+/// record that cannot be adjudicated) gets an error object naming its line
+/// (`{"line": 3, "error": ...}`, with the record's id when it has one),
+/// and the run goes on with the next line.
 fn adjudicate_lines(
     map: &Map,
     input: &mut impl std::io::BufRead,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    for n in 1.. {
-        let line = match read_line_capped(input, MAX_RECORD_BYTES)? {
-            CappedLine::Text(line) => line,
+    for n in 1u64.. {
+        let answer = match read_line_capped(input, MAX_RECORD_BYTES)? {
             CappedLine::End => break,
-            CappedLine::TooLong => anyhow::bail!(
-                "line {n}: a record is at most {MAX_RECORD_BYTES} bytes; this line is longer"
+            CappedLine::TooLong => line_error(
+                n,
+                None,
+                format!("a record is at most {MAX_RECORD_BYTES} bytes; this line is longer"),
             ),
-            CappedLine::NotUtf8 => {
-                anyhow::bail!("line {n}: not UTF-8 text; records are JSON")
-            }
+            CappedLine::NotUtf8 => line_error(n, None, "not UTF-8 text; records are JSON".into()),
+            CappedLine::Text(line) if line.trim().is_empty() => continue,
+            CappedLine::Text(line) => match serde_json::from_str::<Record>(&line) {
+                // serde quotes a wrong value whole: clip it.
+                Err(e) => line_error(
+                    n,
+                    None,
+                    format!(
+                        "not a record: {}",
+                        games::clip::clip_chars(&e.to_string(), 200)
+                    ),
+                ),
+                Ok(rec) => match adjudicate_record(map, &rec) {
+                    Ok(res) => serde_json::to_value(&res)?,
+                    Err(e) => line_error(n, rec.id.as_deref(), e),
+                },
+            },
         };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let rec: Record = serde_json::from_str(&line).with_context(|| format!("line {n}"))?;
-        match adjudicate_record(map, &rec) {
-            Ok(res) => serde_json::to_writer(&mut *out, &res)?,
-            Err(e) => serde_json::to_writer(
-                &mut *out,
-                // The id is echoed only as long as it may be.
-                &serde_json::json!({
-                    "id": rec.id.map(|i| i.chars().take(MAX_ID_CHARS).collect::<String>()),
-                    "error": e,
-                }),
-            )?,
-        }
+        serde_json::to_writer(&mut *out, &answer)?;
         writeln!(out)?;
     }
     Ok(())
+}
+
+/// The answer to a line of `adjudicate --jsonl` that has no result: its
+/// number, the record's id when it has one (echoed only as long as it may
+/// be), and what is wrong.
+fn line_error(line: u64, id: Option<&str>, error: String) -> serde_json::Value {
+    let mut answer = serde_json::json!({"line": line, "error": error});
+    if let Some(id) = id {
+        answer["id"] = id.chars().take(MAX_ID_CHARS).collect::<String>().into();
+    }
+    answer
 }
 
 /// `parse`: each order line in canonical form, or its error.
@@ -532,7 +546,7 @@ pub fn record_position(
     let map: &'static Map = match rec.map.as_deref() {
         None => map,
         Some(id) => games::diplomacy::geo::find_map(id)
-            .ok_or_else(|| format!("unknown map {}", id.chars().take(40).collect::<String>()))?,
+            .ok_or_else(|| format!("unknown map {}", games::clip::clip_typed(id)))?,
     };
     check_record(map, rec)?;
     let units = units_from(map, &rec.units)?;
@@ -554,14 +568,11 @@ pub fn record_position(
     for (p, cs) in &rec.supply_centers {
         let power = map
             .parse_power(p)
-            .ok_or_else(|| format!("unknown power {}", p.chars().take(40).collect::<String>()))?;
+            .ok_or_else(|| format!("unknown power {}", games::clip::clip_typed(p)))?;
         for c in cs {
-            let l = map.loc_by_abbr(c).ok_or_else(|| {
-                format!(
-                    "unknown province {}",
-                    c.chars().take(40).collect::<String>()
-                )
-            })?;
+            let l = map
+                .loc_by_abbr(c)
+                .ok_or_else(|| format!("unknown province {}", games::clip::clip_typed(c)))?;
             owners[map.prov_of(l) as usize] = Some(power);
         }
     }
