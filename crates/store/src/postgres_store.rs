@@ -13,7 +13,7 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The PostgreSQL migrations, in the order and with the numbers of the
-/// SQLite ones ([`super::MIGRATIONS`]).
+/// SQLite ones ([`super::open::MIGRATIONS`]).
 pub(crate) const PG_MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0001_initial.sql"),
     include_str!("../../../migrations/postgres/0002_deadline_extensions.sql"),
@@ -31,7 +31,7 @@ pub(crate) const PG_MIGRATIONS: &[&str] = &[
 ];
 
 // Each back end has one migration per schema version.
-const _: () = assert!(PG_MIGRATIONS.len() == super::MIGRATIONS.len());
+const _: () = assert!(PG_MIGRATIONS.len() == super::open::MIGRATIONS.len());
 
 /// The table recording the schema version (PostgreSQL has no `user_version`).
 const VERSION_TABLE: &str = "gamehost_schema";

@@ -15,7 +15,8 @@
 //! (see `PgTx::forget_written`).
 
 use super::db::{Row, Value, args};
-use super::{GAME_COLUMN_COUNT, GAME_COLUMNS, StoreError, Tx};
+use super::games::{GAME_COLUMN_COUNT, GAME_COLUMNS};
+use super::{StoreError, Tx};
 use std::sync::LazyLock;
 
 /// A query of one per-game table by `game_id = ?1`, and the same rows as
