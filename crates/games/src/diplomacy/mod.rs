@@ -9,6 +9,7 @@
 
 mod ai;
 mod ai_seat;
+mod best_response;
 mod dumbbot;
 mod engine;
 pub mod game;
