@@ -8,6 +8,8 @@
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
 mod ai;
+#[cfg(test)]
+mod ai_fog_tests;
 mod ai_seat;
 mod best_response;
 mod dumbbot;
