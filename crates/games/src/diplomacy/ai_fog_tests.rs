@@ -53,7 +53,7 @@ fn hidden_changed(g: &Diplomacy, power: Power) -> Option<Diplomacy> {
             h.owners[p as usize] = Some(other);
             changed = true;
         }
-        if p as usize % 3 == 0 && matches!(m.prov(p).terrain, Terrain::Land | Terrain::Coast) {
+        if p.is_multiple_of(3) && matches!(m.prov(p).terrain, Terrain::Land | Terrain::Coast) {
             h.units.push(Unit {
                 power: other,
                 kind: UnitKind::Army,
