@@ -1,6 +1,7 @@
 //! The Diplomacy AI levels beyond the default's own tests: `dumbbot` (the
 //! port of David Norman's DumbBot) plays legal orders in every phase, is
-//! reproducible from its seed, uses supports, and beats random players.
+//! reproducible from its seed, uses supports, and beats random players;
+//! `default` gives legal orders in every phase kind on every board.
 
 use games::diplomacy::geo::Map;
 use games::diplomacy::order::{Order, OrderKind};
@@ -237,5 +238,87 @@ fn ai_only_games_end_once_stalled() {
                 "a draw the AIs voted for only when stalled"
             );
         }
+    }
+}
+
+/// Plays `phases` phases of a game with `options`, `default` at the even
+/// seats and `dumbbot` / `random` at the odd ones, checking that every
+/// `default` action is legal and reads back from its text; returns which
+/// phase kinds (movement, retreat, adjustment) `default` answered in.
+fn default_orders_checked(options: DiplomacyOptions, seed: u64, phases: u64) -> [bool; 3] {
+    use games::diplomacy::judge::PhaseKind;
+    let mut g = Diplomacy::new_game(options, seed).unwrap();
+    let mut kinds = [false; 3];
+    for k in 0..phases {
+        if g.outcome().is_some() {
+            break;
+        }
+        let mut acts = BTreeMap::new();
+        for s in g.awaiting() {
+            let level = match s % 4 {
+                0 | 2 => "default",
+                1 => "dumbbot",
+                _ => "random",
+            };
+            let a = g.ai_action(s, level, AiBudget::iterations(24), seed ^ k);
+            if level == "default" {
+                g.validate(s, &a).unwrap();
+                let text: Vec<String> = a.orders.iter().map(|o| o.canonical(g.map())).collect();
+                if !text.is_empty() {
+                    let parsed = g.parse_action(s, &text.join("\n")).unwrap();
+                    assert!(parsed.notes.is_empty(), "{:?}", parsed.notes);
+                    assert_eq!(parsed.orders.len(), a.orders.len());
+                }
+                let i = match g.phase() {
+                    PhaseKind::Movement => 0,
+                    PhaseKind::Retreat => 1,
+                    PhaseKind::Adjustment => 2,
+                };
+                kinds[i] |= !a.orders.is_empty();
+            }
+            acts.insert(s, a);
+        }
+        g.resolve(acts);
+    }
+    kinds
+}
+
+/// The three boards the AI plays on: the standard map, Ancient
+/// Mediterranean, and the standard map under Fog of War.
+fn boards() -> [DiplomacyOptions; 3] {
+    [
+        DiplomacyOptions::default(),
+        DiplomacyOptions {
+            map: "ancient_med".into(),
+            ..Default::default()
+        },
+        DiplomacyOptions {
+            fog: true,
+            ..Default::default()
+        },
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(6))]
+
+    /// Every order `default` gives is legal, on every board, whatever the game.
+    #[test]
+    fn default_orders_are_legal_on_every_board(seed in 0u64..1_000_000, board in 0usize..3, phases in 1u64..30) {
+        default_orders_checked(boards()[board].clone(), seed, phases);
+    }
+}
+
+#[test]
+fn default_answers_in_every_phase_kind_on_every_board() {
+    for (b, options) in boards().into_iter().enumerate() {
+        let mut kinds = [false; 3];
+        for seed in 0..3u64 {
+            let seen = default_orders_checked(options.clone(), 40 + seed, 40);
+            for (k, s) in kinds.iter_mut().zip(seen) {
+                *k |= s;
+            }
+        }
+        assert_eq!(kinds, [true; 3], "board {b}: movement, retreat, adjustment");
     }
 }

@@ -89,7 +89,9 @@ pub enum DiplomacyCommand {
     /// Play AI games to measure an AI level: by default one `default` AI
     /// (rotating over the powers) against six random-legal players
     /// (`--ai` and `--others` choose the levels); `--all-ai` seats seven
-    /// `--ai` players. Prints a summary, or one JSON object per game with `--json`.
+    /// `--ai` players. Prints a summary (with the measured AI's centres per
+    /// power and its decisions' thread CPU time), or one JSON object per
+    /// game with `--json`.
     Tournament {
         /// Number of games.
         #[arg(long, default_value_t = 20)]
@@ -113,9 +115,14 @@ pub enum DiplomacyCommand {
         /// Each decision's iteration limit (`default`: candidate evaluations).
         #[arg(long, value_name = "N")]
         iterations: Option<u64>,
-        /// The last year played; then the game is a draw of the survivors.
-        #[arg(long, default_value_t = 1920)]
-        end_year: u16,
+        /// The last year played; then the game is a draw of the survivors
+        /// (default: the map's 20th year, 1920 on the standard map).
+        #[arg(long)]
+        end_year: Option<u16>,
+        /// The map (`ancient_med`, ...; default: the standard map); the
+        /// measured AI rotates over its powers.
+        #[arg(long, default_value = "")]
+        map: String,
         /// One JSON object per game (one per line).
         #[arg(long)]
         json: bool,
@@ -147,9 +154,17 @@ pub fn run(args: DiplomacyArgs, config: &Option<PathBuf>) -> anyhow::Result<()> 
             budget_ms,
             iterations,
             end_year,
+            map,
             json,
         } => {
+            let powers = games::diplomacy::tournament::power_count(&map)
+                .with_context(|| format!("unknown map {map:?}"))?;
+            let end_year = end_year.unwrap_or_else(|| {
+                games::diplomacy::tournament::start_year(&map).saturating_add(19)
+            });
             let run = TournamentRun {
+                map,
+                powers,
                 games,
                 seed,
                 all_ai,
@@ -298,6 +313,9 @@ fn parse_lines(
 
 /// The settings of a `tournament` run.
 struct TournamentRun {
+    /// The map's id (`""`: standard) and its number of powers.
+    map: String,
+    powers: usize,
     games: u32,
     seed: u64,
     all_ai: bool,
@@ -316,12 +334,18 @@ struct TournamentTally {
     top: u32,
     stalls: u32,
     solos: u32,
+    /// Solos won by the measured AI.
+    ai_solos: u32,
     /// The measured AI's centres per game.
     focus_centres: Vec<f64>,
+    /// The measured AI's centres summed per power, and its games there.
+    by_power: Vec<(f64, u32)>,
     /// The other powers' centres, summed over every game.
     other_centres: usize,
-    /// Time the measured AI thought, and its decisions.
+    /// Wall time the measured AI thought, and its decisions.
     think: (std::time::Duration, u32),
+    /// Thread CPU time of each of the measured AI's movement decisions, in ms.
+    movement_cpu_ms: Vec<f64>,
 }
 
 /// `tournament`: plays the games, a line (or JSON object) per game, then
@@ -334,16 +358,24 @@ fn tournament(run: &TournamentRun, out: &mut impl Write) -> anyhow::Result<()> {
             Diplomacy::ai_levels().join(", ")
         );
     }
-    let mut tally = TournamentTally::default();
+    let mut tally = TournamentTally {
+        by_power: vec![(0.0, 0); run.powers],
+        ..Default::default()
+    };
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     for i in 0..run.games {
-        let focus = (!run.all_ai).then(|| games::diplomacy::tournament::focus_seat(i));
-        let r = play_tournament_game(run, i, focus, &mut tally.think);
+        let focus = (!run.all_ai).then_some(i as usize % run.powers);
+        let r = play_tournament_game(run, i, focus, &mut tally);
         tally.top += u32::from(r.ai_top == Some(true));
         tally.stalls += u32::from(r.result == "stall");
         tally.solos += u32::from(r.result.starts_with("solo"));
         if let Some(f) = focus {
-            tally.focus_centres.push(r.powers[f].centres as f64);
+            let name = &r.powers[f].power;
+            tally.ai_solos += u32::from(r.result == format!("solo {name}"));
+            let centres = r.powers[f].centres as f64;
+            tally.focus_centres.push(centres);
+            tally.by_power[f].0 += centres;
+            tally.by_power[f].1 += 1;
             tally.other_centres += r
                 .powers
                 .iter()
@@ -361,40 +393,123 @@ fn tournament(run: &TournamentRun, out: &mut impl Write) -> anyhow::Result<()> {
     }
     if !run.json {
         writeln!(out, "{}", tournament_summary(run, &tally, &load))?;
+        if !run.all_ai {
+            let names = power_names(&run.map);
+            writeln!(out, "{}", by_power_line(&names, &tally.by_power))?;
+        }
+        writeln!(out, "{}", cpu_line(&mut tally.movement_cpu_ms))?;
     }
     Ok(())
 }
 
+/// The first three letters of each power's name on the map `map` names.
+fn power_names(map: &str) -> Vec<String> {
+    let opts = games::diplomacy::DiplomacyOptions {
+        map: map.to_string(),
+        ..Default::default()
+    };
+    match Diplomacy::new_game(opts, 0) {
+        Ok(g) => g
+            .map()
+            .powers()
+            .map(|p| g.power_name(p).chars().take(3).collect())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The measured AI's mean centres at each power it played.
+fn by_power_line(names: &[String], by_power: &[(f64, u32)]) -> String {
+    let parts: Vec<String> = by_power
+        .iter()
+        .enumerate()
+        .map(|(k, &(sum, n))| {
+            let name = names.get(k).map_or("?", String::as_str);
+            format!("{name} {:.2} ({n})", sum / f64::from(n.max(1)))
+        })
+        .collect();
+    format!("its centres by power (games): {}", parts.join(", "))
+}
+
+/// Mean, 95th percentile and maximum of the movement decisions' thread CPU.
+fn cpu_line(ms: &mut [f64]) -> String {
+    if ms.is_empty() {
+        return "no movement decisions timed".to_string();
+    }
+    ms.sort_by(f64::total_cmp);
+    let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+    let p95 = ms[((ms.len() as f64 * 0.95).ceil() as usize).clamp(1, ms.len()) - 1];
+    let max = ms[ms.len() - 1];
+    format!(
+        "thread CPU per movement decision of the measured AI ({} decisions): mean {mean:.2} ms, p95 {p95:.2} ms, max {max:.2} ms",
+        ms.len()
+    )
+}
+
+/// CPU time the calling thread has used: a decision's cost without the
+/// other processes sharing the machine.
+#[cfg(unix)]
+fn thread_cpu() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec and the clock id is a
+    // constant every Unix kernel we run on knows.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return std::time::Duration::ZERO;
+    }
+    std::time::Duration::new(
+        u64::try_from(ts.tv_sec).unwrap_or(0),
+        u32::try_from(ts.tv_nsec).unwrap_or(0),
+    )
+}
+
+/// Without a thread CPU clock, no time is counted.
+#[cfg(not(unix))]
+fn thread_cpu() -> std::time::Duration {
+    std::time::Duration::ZERO
+}
+
 /// Plays game `i` of a tournament, timing the decisions of the `focus`
-/// power (of every power when all are the measured AI) into `think`.
+/// power (of every power when all are the measured AI) into `tally`.
 fn play_tournament_game(
     run: &TournamentRun,
     i: u32,
     focus: Option<usize>,
-    think: &mut (std::time::Duration, u32),
+    tally: &mut TournamentTally,
 ) -> games::diplomacy::tournament::GameResult {
-    let levels: [&str; 7] = std::array::from_fn(|s| {
-        if run.all_ai || Some(s) == focus {
-            run.ai.as_str()
-        } else {
-            run.others.as_str()
-        }
-    });
-    let r = games::diplomacy::tournament::play_with(
+    let levels: Vec<&str> = (0..run.powers)
+        .map(|s| {
+            if run.all_ai || Some(s) == focus {
+                run.ai.as_str()
+            } else {
+                run.others.as_str()
+            }
+        })
+        .collect();
+    let r = games::diplomacy::tournament::play_on_map(
+        &run.map,
         run.seed.wrapping_add(i as u64),
-        levels,
+        &levels,
         focus,
         run.end_year,
         |g, s, l, decision_seed| {
-            let t0 = std::time::Instant::now();
             let budget = games::seam::AiBudget {
                 iterations: run.iterations,
                 ..super::tournament::ai_budget(run.budget_ms)
             };
+            let movement = g.phase() == games::diplomacy::judge::PhaseKind::Movement;
+            let (t0, c0) = (std::time::Instant::now(), thread_cpu());
             let a = g.ai_action(s, l, budget, decision_seed);
             if focus.is_none_or(|f| f == s) {
-                think.0 += t0.elapsed();
-                think.1 += 1;
+                tally.think.0 += t0.elapsed();
+                tally.think.1 += 1;
+                if movement {
+                    let cpu = thread_cpu().saturating_sub(c0);
+                    tally.movement_cpu_ms.push(cpu.as_secs_f64() * 1000.0);
+                }
             }
             a
         },
@@ -434,11 +549,14 @@ fn tournament_summary(run: &TournamentRun, tally: &TournamentTally, load: &str) 
         top,
         stalls,
         solos,
+        ai_solos,
         focus_centres,
         other_centres,
         think,
+        ..
     } = tally;
     let (top, stalls, solos, other_centres) = (*top, *stalls, *solos, *other_centres);
+    let others_count = run.powers.saturating_sub(1).max(1) as f64;
     let n = f64::from(games.max(1));
     let budget = match (budget_ms, iterations) {
         (Some(ms), Some(n)) => format!("{ms} ms or {n} iterations"),
@@ -465,12 +583,17 @@ fn tournament_summary(run: &TournamentRun, tally: &TournamentTally, load: &str) 
             / (n - 1.0).max(1.0);
         let half = 1.96 * (var / n).sqrt();
         let (lo, hi) = games::tournament::wilson_interval(f64::from(top), n);
+        let (slo, shi) = games::tournament::wilson_interval(f64::from(*ai_solos), n);
         format!(
-            "{ai} vs six {others}, {games} games: {ai} ends with {mean:.2} ± {half:.2} centres (others {:.2} each); most centres in {top}/{games} ({:.1}%, 95% {:.1}–{:.1}%); {solos} solos; {stalls} stalls; mean decision {mean_ms:.2} ms; budget {budget}; load {}.",
-            other_centres as f64 / (6.0 * n),
+            "{ai} vs {} {others}, {games} games: {ai} ends with {mean:.2} ± {half:.2} centres (others {:.2} each); most centres in {top}/{games} ({:.1}%, 95% {:.1}–{:.1}%); its solos {ai_solos}/{games} ({:.1}%, 95% {:.1}–{:.1}%); {solos} solos in all; {stalls} stalls; mean decision {mean_ms:.2} ms (wall); budget {budget}; load {}.",
+            others_count,
+            other_centres as f64 / (others_count * n),
             100.0 * f64::from(top) / n,
             100.0 * lo,
             100.0 * hi,
+            100.0 * f64::from(*ai_solos) / n,
+            100.0 * slo,
+            100.0 * shi,
             load.split_whitespace()
                 .take(3)
                 .collect::<Vec<_>>()

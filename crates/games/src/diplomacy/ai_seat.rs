@@ -12,8 +12,10 @@ use crate::seam::{AiBudget, Seat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// `default`: a sampled best response over DumbBot's policy
-/// ([`super::search`]), voting for a draw once the game has stalled.
+/// `default`: a sampled best response over DumbBot's policy improved unit
+/// by unit ([`super::best_response`]), voting for a draw once the game has
+/// stalled. `search1`: the default until issue 51, a best response among
+/// DumbBot samples only ([`super::search`]), kept so ratings stay comparable.
 /// `heuristic`: the earlier default, a one-pass heuristic ([`super::ai`]).
 /// `random`: each unit moves to a random neighbour with probability 2/3
 /// (else holds), retreats are random, builds fill random home centres.
@@ -49,6 +51,12 @@ pub(super) fn action(
         return DiplomacyAction {
             ai: true,
             ..ai::heuristic_orders(g, power, seed)
+        };
+    }
+    if level == "search1" {
+        return DiplomacyAction {
+            ai: true,
+            ..search1_orders(g, power, &budget, seed)
         };
     }
     if level != "random" {
@@ -121,6 +129,20 @@ pub(super) fn action(
 /// The `default` AI's action for `power` in the current phase (always
 /// ready), within `budget`, drawing its random choices from `seed`.
 pub fn orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
+    let raw = match g.phase() {
+        PhaseKind::Movement => super::best_response::movement(g, power, budget, seed),
+        PhaseKind::Retreat | PhaseKind::Adjustment => dumbbot::orders(g, power, seed),
+    };
+    DiplomacyAction {
+        orders: checked(g, power, raw),
+        ready: true,
+        draw: Some(g.stalled()),
+        ..Default::default()
+    }
+}
+
+/// The `search1` AI's action (the `default` before issue 51).
+fn search1_orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
     let raw = match g.phase() {
         PhaseKind::Movement => super::search::movement(g, power, budget, seed),
         PhaseKind::Retreat | PhaseKind::Adjustment => dumbbot::orders(g, power, seed),

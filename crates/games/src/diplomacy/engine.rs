@@ -275,11 +275,19 @@ impl Game for Diplomacy {
     }
 
     fn ai_levels() -> &'static [&'static str] {
-        &["default", "random", "hold", "dumbbot", "heuristic"]
+        &[
+            "default",
+            "random",
+            "hold",
+            "dumbbot",
+            "heuristic",
+            "search1",
+        ]
     }
 
-    /// `default`: a sampled best response over DumbBot's policy, voting for
-    /// a draw once the game has stalled; `heuristic`, `random`, `hold` and
+    /// `default`: a sampled best response over DumbBot's policy improved
+    /// unit by unit, voting for a draw once the game has stalled;
+    /// `search1` (the default before it), `heuristic`, `random`, `hold` and
     /// `dumbbot` as [`ai_seat::action`] describes them.
     /// Under Fog of War the AI plays from the position its power sees
     /// ([`Diplomacy::seen_by`]): it cannot read hidden units.

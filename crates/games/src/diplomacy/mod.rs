@@ -8,7 +8,10 @@
 //! - [`game`]: phases, centres, victory, draws and the seam implementation.
 
 mod ai;
+#[cfg(test)]
+mod ai_fog_tests;
 mod ai_seat;
+mod best_response;
 mod dumbbot;
 mod engine;
 pub mod game;

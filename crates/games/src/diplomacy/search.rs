@@ -1,6 +1,7 @@
-//! The `default` AI's movement search: a sampled best response built on
-//! the adjudicator's speed (the BRBot / SearchBot family, without a
-//! learned policy).
+//! The `search1` AI's movement search (the `default` until issue 51, kept
+//! so ratings stay comparable): a sampled best response built on the
+//! adjudicator's speed (the BRBot / SearchBot family, without a learned
+//! policy).
 //!
 //! 1. **Candidates**: the power's own order sets are sampled from DumbBot's
 //!    randomised policy ([`super::dumbbot`]), plus the order set of the

@@ -88,18 +88,54 @@ pub fn play_with(
     levels: [&str; 7],
     focus: Option<usize>,
     end_year: u16,
+    decide: impl FnMut(&Diplomacy, Seat, &str, u64) -> DiplomacyAction,
+) -> GameResult {
+    play_on_map("", seed, &levels, focus, end_year, decide)
+}
+
+/// The number of powers on the map `map` names (`""`: the standard map),
+/// or `None` if no such map is known.
+pub fn power_count(map: &str) -> Option<usize> {
+    let opts = DiplomacyOptions {
+        map: map.to_string(),
+        ..Default::default()
+    };
+    Diplomacy::new_game(opts, 0)
+        .ok()
+        .map(|g| g.map().power_count())
+}
+
+/// The first year of a game on the map `map` names (`""`: the standard
+/// map; 1901 if no such map is known).
+pub fn start_year(map: &str) -> u16 {
+    let opts = DiplomacyOptions {
+        map: map.to_string(),
+        ..Default::default()
+    };
+    Diplomacy::new_game(opts, 0).map_or(1901, |g| g.year())
+}
+
+/// [`play_with`] on the map `map` names (`""`: the standard map), with one
+/// level per power of that map in `levels`.
+pub fn play_on_map(
+    map: &str,
+    seed: u64,
+    levels: &[&str],
+    focus: Option<usize>,
+    end_year: u16,
     mut decide: impl FnMut(&Diplomacy, Seat, &str, u64) -> DiplomacyAction,
 ) -> GameResult {
     let opts = DiplomacyOptions {
+        map: map.to_string(),
         end_year: Some(end_year),
         ..Default::default()
     };
     let mut g = Diplomacy::new_game(opts, seed).expect("valid options");
     // A game has at most five phases a year; more means something is stuck.
-    let limit = (end_year.saturating_sub(1900) as u32 + 1) * 6;
+    let limit = (end_year.saturating_sub(g.year()) as u32 + 2) * 6;
     // Every power's AI in a phase draws from the same seed; its orders
     // still differ because its units do.
-    let (_, phases) = play_out(&mut g, &levels, u64::from(limit), |g, s, l, phase| {
+    let (_, phases) = play_out(&mut g, levels, u64::from(limit), |g, s, l, phase| {
         decide(g, s, l, seed.wrapping_mul(31).wrapping_add(phase))
     });
     let phases = u32::try_from(phases).unwrap_or(u32::MAX);
@@ -108,7 +144,11 @@ pub fn play_with(
         .powers()
         .map(|p| PowerResult {
             power: g.power_name(p).to_string(),
-            player: levels[p.index()].to_string(),
+            player: levels
+                .get(p.index())
+                .copied()
+                .unwrap_or("default")
+                .to_string(),
             centres: g.centre_count(p),
         })
         .collect();
