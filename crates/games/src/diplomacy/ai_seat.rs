@@ -129,22 +129,25 @@ pub(super) fn action(
 /// The `default` AI's action for `power` in the current phase (always
 /// ready), within `budget`, drawing its random choices from `seed`.
 pub fn orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
-    let raw = match g.phase() {
-        PhaseKind::Movement => super::best_response::movement(g, power, budget, seed),
-        PhaseKind::Retreat | PhaseKind::Adjustment => dumbbot::orders(g, power, seed),
-    };
-    DiplomacyAction {
-        orders: checked(g, power, raw),
-        ready: true,
-        draw: Some(g.stalled()),
-        ..Default::default()
-    }
+    searched_orders(g, power, budget, seed, super::best_response::movement)
 }
 
 /// The `search1` AI's action (the `default` before issue 51).
 fn search1_orders(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> DiplomacyAction {
+    searched_orders(g, power, budget, seed, super::search::movement)
+}
+
+/// A searching AI's action: its `movement` search in a movement phase,
+/// DumbBot's retreats and adjustments, a draw vote once the game stalls.
+fn searched_orders(
+    g: &Diplomacy,
+    power: Power,
+    budget: &AiBudget,
+    seed: u64,
+    movement: fn(&Diplomacy, Power, &AiBudget, u64) -> Vec<Order>,
+) -> DiplomacyAction {
     let raw = match g.phase() {
-        PhaseKind::Movement => super::search::movement(g, power, budget, seed),
+        PhaseKind::Movement => movement(g, power, budget, seed),
         PhaseKind::Retreat | PhaseKind::Adjustment => dumbbot::orders(g, power, seed),
     };
     DiplomacyAction {

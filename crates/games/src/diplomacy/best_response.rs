@@ -93,7 +93,7 @@ impl Scorer<'_> {
             let r = adjudicate_movement(self.m, self.units, &joint);
             let after = if self.season == Season::Spring {
                 let mut rng = ChaCha8Rng::seed_from_u64(p.rollout_seed);
-                fall_rollout(self.m, &r.final_units, self.owners, &mut rng)
+                super::search::fall_rollout(self.m, &r.final_units, self.owners, &mut rng)
             } else {
                 r.final_units
             };
@@ -303,28 +303,6 @@ fn others_orders(
         }
     }
     out
-}
-
-/// Plays one Fall movement phase from `units` with every power on the
-/// DumbBot policy; returns the units left on the board.
-fn fall_rollout(
-    m: &Map,
-    units: &[Unit],
-    owners: &[Option<Power>],
-    rng: &mut ChaCha8Rng,
-) -> Vec<Unit> {
-    let mut orders = Vec::new();
-    for p in m.powers() {
-        if units.iter().any(|u| u.power == p) {
-            let v = valuation(m, units, owners, p, Season::Fall);
-            orders.extend(
-                movement_orders(m, units, p, &v, rng)
-                    .into_iter()
-                    .map(|o| (p, o)),
-            );
-        }
-    }
-    adjudicate_movement(m, units, &orders).final_units
 }
 
 /// The centres `power` would own with `units` standing where they are after

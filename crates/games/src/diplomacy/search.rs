@@ -111,8 +111,9 @@ pub fn movement(g: &Diplomacy, power: Power, budget: &AiBudget, seed: u64) -> Ve
 }
 
 /// Plays one Fall movement phase from `units` with every power on the
-/// DumbBot policy; returns the units left on the board.
-fn fall_rollout(
+/// DumbBot policy; returns the units left on the board (the `default`
+/// AI's rollout too, [`super::best_response`]).
+pub(super) fn fall_rollout(
     m: &Map,
     units: &[Unit],
     owners: &[Option<Power>],
