@@ -10,6 +10,11 @@
 //!
 //! - `field`: 12 battles against the AI (budget `LATENCY_AI_MS`, 1,000 ms)
 //!   beside 4 cards games and 2 Diplomacy games between people;
+//! - `pressing`: the same games, every player pressing the moment a prompt
+//!   comes (think `0-0` unless `LATENCY_THINK_MS` says otherwise) and the AI
+//!   at the config's default budget (`[ai] budget_ms`): a battle player
+//!   then meets their AI still thinking, beside eleven others thinking too,
+//!   where `field`'s 2-6 s of thought let each AI finish first;
 //! - `people`: `LATENCY_GAMES` (100) games between people, cards, puzzle
 //!   and Diplomacy in turn.
 //!
@@ -46,11 +51,12 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// The range a person thinks before moving (ms).
-fn think_range() -> (u64, u64) {
-    let spec = std::env::var("LATENCY_THINK_MS").unwrap_or_else(|_| "2000-6000".into());
+/// The range a person thinks before moving (ms): `LATENCY_THINK_MS`, else
+/// `default`.
+fn think_range(default: &str) -> (u64, u64) {
+    let spec = std::env::var("LATENCY_THINK_MS").unwrap_or_else(|_| default.into());
     let mut parts = spec.split('-').filter_map(|p| p.trim().parse::<u64>().ok());
-    let low = parts.next().unwrap_or(2000);
+    let low = parts.next().unwrap_or(0);
     let high = parts.next().unwrap_or(low).max(low);
     (low, high)
 }
@@ -75,7 +81,7 @@ fn scenario(name: &str) -> Option<Scenario> {
     let rtt = Duration::from_millis(env_or("LATENCY_RTT_MS", 80));
     let play_for = Duration::from_secs(env_or("LATENCY_SECS", 60));
     let ai_budget_ms = env_or("LATENCY_AI_MS", 1000);
-    let think_ms = think_range();
+    let think_ms = think_range("2000-6000");
     match name {
         "field" => Some(Scenario {
             against_ai: vec![("battle", 12)],
@@ -83,6 +89,17 @@ fn scenario(name: &str) -> Option<Scenario> {
             ai_budget_ms,
             play_for,
             think_ms,
+            rtt,
+        }),
+        "pressing" => Some(Scenario {
+            against_ai: vec![("battle", 12)],
+            between_people: vec![("cards", 4), ("diplomacy", 2)],
+            ai_budget_ms: env_or(
+                "LATENCY_AI_MS",
+                gamehost::config::AiConfig::default().budget_ms,
+            ),
+            play_for,
+            think_ms: think_range("0-0"),
             rtt,
         }),
         "people" => {
@@ -145,7 +162,7 @@ fn main() {
         .cloned()
         .unwrap_or_else(|| "smoke".into());
     let Some(scenario) = scenario(&name) else {
-        eprintln!("unknown scenario `{name}`: expected `field`, `people` or none");
+        eprintln!("unknown scenario `{name}`: expected `field`, `pressing`, `people` or none");
         std::process::exit(2);
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -570,6 +587,33 @@ fn report_by_kind(
     }
 }
 
+/// How long the bot left each bucket alone after a 429, beside how long
+/// the 429 asked: a bot that waits its own back-off instead of
+/// `retry_after` shows here as waits longer than asked.
+fn report_429_waits(too_many: &[support::fake_discord::TooMany]) {
+    let mut asked: Vec<Duration> = Vec::new();
+    let mut waited: Vec<Duration> = Vec::new();
+    for t in too_many {
+        if let Some(next) = t.next_after {
+            asked.push(t.retry_after);
+            waited.push(next);
+        }
+    }
+    if asked.is_empty() {
+        return;
+    }
+    asked.sort();
+    waited.sort();
+    println!(
+        "  after a 429 ({} followed): asked to wait p50 {} ms, max {} ms; next request after p50 {} ms, max {} ms",
+        asked.len(),
+        percentile(&asked, 0.5).as_millis(),
+        asked.last().copied().unwrap_or_default().as_millis(),
+        percentile(&waited, 0.5).as_millis(),
+        waited.last().copied().unwrap_or_default().as_millis(),
+    );
+}
+
 /// The p-th percentile of sorted durations.
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
@@ -641,6 +685,7 @@ fn report(
     for (bucket, n) in &refused {
         println!("  429 x{n}: {bucket}");
     }
+    report_429_waits(&state.too_many);
     println!(
         "requests sent before a 429's retry_after was over: {} (0 is every 429 honoured)",
         state.violations.len() + state.unhonoured().len()

@@ -90,6 +90,46 @@ async fn a_429_on_a_channel_is_waited_out_and_the_message_posted_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_without_code_or_retry_after_header_is_waited_out_by_its_retry_after() {
+    // serenity retries a 429 itself only after a `Retry-After` header; this
+    // one has none, and its body lacks `code` (optional in Discord's docs),
+    // so serenity hands the bot an error whose body it could not decode.
+    let h = limited().await;
+    let ch = CH + 3;
+    big_nim_against_ai(&h, ch, 3).await;
+    h.delivered().await;
+    // Longer than the delivery's first back-off (0.5 s): a bot waiting that
+    // instead of the 429's wait sends too early.
+    let retry_after = Duration::from_millis(1300);
+    h.fake
+        .fail_next_message_with_429_without_retry_after_header(ch, retry_after);
+    start(&h, ch).await;
+    channel_msg(&h.fake, ch, "nim #1 started:").await;
+    h.finish().await;
+    let s = h.fake.state();
+    let refused = s.too_many_in(ch);
+    assert_eq!(refused.len(), 1, "{}", s.dump());
+    let next = refused[0].next_after.expect("the bot tried again");
+    assert!(
+        next >= retry_after,
+        "the bot tried again after {next:?}, before the {retry_after:?} Discord asked for"
+    );
+    // Nor a whole second later (2 s, `Retry-After` rounded up): the wait
+    // asked, and a little more for the game's delivery to start again.
+    assert!(
+        next < retry_after + Duration::from_millis(400),
+        "the bot tried again after {next:?}, not soon after the {retry_after:?} Discord asked for"
+    );
+    let dump = s.dump();
+    drop(s);
+    assert_eq!(
+        count_in_channel(&h.fake, ch, "nim #1 started:"),
+        1,
+        "{dump}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_at_discords_latency_keeps_every_limit() {
     let h = limited().await;
     let ch = CH + 1;

@@ -10,8 +10,9 @@
 mod support;
 
 use serde_json::json;
-use support::commands::{command, game_id, opt};
-use support::fake_discord::{Msg, State};
+use std::collections::HashSet;
+use support::commands::{command, game_id, opt, press};
+use support::fake_discord::{FakeDiscord, Msg, State};
 use support::setup::{add_ai, play_to_the_end, start};
 use support::*;
 
@@ -661,4 +662,126 @@ async fn between_people_the_player_whose_move_it_became_is_pinged_once() {
         assert!(s.rejected.is_empty(), "{:?}", s.rejected);
     }
     h.finish().await;
+}
+
+/// The outbox row a message was posted for and how (`p`: where the row is
+/// addressed, `f`: the note for a player whose DMs are closed), from its
+/// nonce `o{row}q{queued}{route}{part}`.
+fn row_of(m: &Msg) -> Option<(i64, char)> {
+    let nonce = m.json["nonce"].as_str()?.strip_prefix('o')?;
+    let (row, rest) = nonce.split_once('q')?;
+    let route = rest.chars().find(|c| c.is_ascii_alphabetic())?;
+    Some((row.parse().ok()?, route))
+}
+
+/// Answers the note that replaces each of Alice's DM prompts in `thread`
+/// (her DMs are closed) through its "Show my move" button, `turns` times
+/// or until the game is over; returns how many she answered.
+async fn answer_closed_dm_notes(fake: &FakeDiscord, thread: u64, turns: usize) -> usize {
+    let mut answered = HashSet::new();
+    for turn in 0..turns {
+        let seen = answered.clone();
+        let note = fake
+            .wait_for("the next closed-DM note or the end", move |s| {
+                let msgs = s.channel(thread);
+                if msgs.iter().any(|m| m.text().contains(" is over: ")) {
+                    return Some(None);
+                }
+                msgs.into_iter()
+                    .find(|m| m.button("Show my move").is_some() && !seen.contains(&m.id))
+                    .map(|m| Some(Msg::clone(m)))
+            })
+            .await;
+        let Some(note) = note else {
+            return turn;
+        };
+        answered.insert(note.id);
+        let t = press(fake, ALICE, &note, "Show my move");
+        let private = fake
+            .wait_for("Alice's private prompt", |s| {
+                s.messages
+                    .iter()
+                    .rev()
+                    .find(|m| {
+                        m.token.as_deref() == Some(t.as_str())
+                            && (!m.buttons().is_empty() || !m.selects().is_empty())
+                    })
+                    .cloned()
+            })
+            .await;
+        let t = match private.buttons().into_iter().next() {
+            Some((_, b)) => fake.click(ALICE, private.id, &b),
+            None => {
+                let (sid, opts) = private.selects().into_iter().next().unwrap();
+                fake.select(ALICE, private.id, &sid, &[opts[0].1.as_str()])
+            }
+        };
+        let reply = fake.reply_text(&t).await;
+        assert!(reply.contains("Recorded"), "{reply}");
+    }
+    turns
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_closed_dm_note_comes_after_the_report_of_its_turn_in_the_thread() {
+    // Battles against the AI whose player's DMs are closed: each prompt is
+    // replaced by a note in the game's thread, sent from the player's DM
+    // stream beside the thread's own. Over many turns and a few seeds, no
+    // note may come above the report that opens its turn.
+    let h = Harness::start().await;
+    h.fake.allow_threads();
+    h.fake.close_dms(ALICE);
+    let seeds = [3, 5, 8];
+    let mut threads = Vec::new();
+    for (i, seed) in seeds.into_iter().enumerate() {
+        let ch = CH + 20 + i as u64;
+        support::setup::against_ai(&h, ch, "battle", vec![opt("seed", 4, json!(seed))]).await;
+        threads.push(support::setup::thread_of(&h.fake, ch).await);
+    }
+    let played = futures_util::future::join_all(
+        threads
+            .iter()
+            .map(|thread| answer_closed_dm_notes(&h.fake, *thread, 12)),
+    )
+    .await;
+    h.finish().await;
+    let s = h.fake.state();
+    for (thread, played) in threads.iter().zip(played) {
+        let msgs = s.channel(*thread);
+        let notes: Vec<(usize, i64)> = msgs
+            .iter()
+            .enumerate()
+            .filter_map(|(at, m)| match row_of(m) {
+                Some((row, 'f')) if m.text().contains("DMs are closed") => Some((at, row)),
+                _ => None,
+            })
+            .collect();
+        // A note for every prompt she answered, none posted twice.
+        let rows: HashSet<i64> = notes.iter().map(|(_, row)| *row).collect();
+        assert_eq!(rows.len(), notes.len(), "{}", s.dump());
+        assert!(
+            notes.len() >= played,
+            "{} notes, {played} turns",
+            notes.len()
+        );
+        assert!(played >= 5, "too few turns to test: {played}");
+        for (note_at, note_row) in notes {
+            // Every message of a row queued before the note's (the report
+            // that opens its turn among them) is above it.
+            for (at, m) in msgs.iter().enumerate() {
+                if let Some((row, 'p')) = row_of(m)
+                    && row < note_row
+                {
+                    assert!(
+                        at < note_at,
+                        "the note of row {note_row} is above the message of row {row}:\n{}",
+                        msgs.iter()
+                            .map(|m| format!("{:?} {}", row_of(m), m.text()))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    );
+                }
+            }
+        }
+    }
 }

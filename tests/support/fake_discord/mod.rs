@@ -592,6 +592,20 @@ impl FakeDiscord {
             .with(|s| s.limiter.force_429(channel, retry_after));
     }
 
+    /// Like [`FakeDiscord::fail_next_message_with_429`], the 429 without a
+    /// `Retry-After` header: only its body (without `code`) and its
+    /// `X-RateLimit-*` headers say how long to wait.
+    pub fn fail_next_message_with_429_without_retry_after_header(
+        &self,
+        channel: u64,
+        retry_after: Duration,
+    ) {
+        self.shared().with(|s| {
+            s.limiter
+                .force_429_without_retry_after_header(channel, retry_after)
+        });
+    }
+
     /// Panics if the bot sent a request while a 429 told it to wait.
     pub fn assert_rate_limits_honoured(&self) {
         let s = self.state();

@@ -268,13 +268,38 @@ pub(crate) struct Limiter {
     global: Window,
     penalties: HashMap<String, Penalty>,
     /// Channels whose next message create is answered 429, with its wait.
-    forced: HashMap<u64, Duration>,
+    forced: HashMap<u64, Forced>,
+}
+
+/// A 429 a test asked for: how long it says to wait, and in what form.
+#[derive(Debug, Clone, Copy)]
+struct Forced {
+    retry_after: Duration,
+    /// Whether it carries `Retry-After` (else only the body's
+    /// `retry_after` and the `X-RateLimit-*` headers say how long).
+    retry_after_header: bool,
 }
 
 impl Limiter {
     /// Makes the next message create in `channel` a 429 asking to wait.
     pub fn force_429(&mut self, channel: u64, retry_after: Duration) {
-        self.forced.insert(channel, retry_after);
+        let forced = Forced {
+            retry_after,
+            retry_after_header: true,
+        };
+        self.forced.insert(channel, forced);
+    }
+
+    /// Like [`Limiter::force_429`], the 429 without a `Retry-After` header:
+    /// its body (`message`, `retry_after`, `global`, no `code`, which
+    /// Discord documents as optional) and its `X-RateLimit-*` headers say
+    /// how long to wait.
+    pub fn force_429_without_retry_after_header(&mut self, channel: u64, retry_after: Duration) {
+        let forced = Forced {
+            retry_after,
+            retry_after_header: false,
+        };
+        self.forced.insert(channel, forced);
     }
 }
 
@@ -321,21 +346,18 @@ pub(crate) fn admit(
         .and_then(|c: u64| s.limiter.forced.remove(&c));
     let window = s.limiter.windows.entry(bucket.clone()).or_default();
     let mut reset_at = window.roll(now, limit.per);
-    if let Some(wait) = forced {
+    if let Some(f) = forced {
         window.count = limit.requests;
-        reset_at = now + wait;
+        reset_at = now + f.retry_after;
         window.reset_at = Some(reset_at);
     }
     if window.count >= limit.requests {
         let headers = bucket_headers(&route, limit, 0, reset_at - now);
-        return Err(refuse(
-            s,
-            (bucket, request),
-            Scope::User,
-            now,
-            reset_at,
-            headers,
-        ));
+        let mut refusal = refuse(s, (bucket, request), Scope::User, now, reset_at, headers);
+        if forced.is_some_and(|f| !f.retry_after_header) {
+            refusal.headers.retain(|(name, _)| *name != "retry-after");
+        }
+        return Err(refusal);
     }
     if !route.interaction {
         let global = s.limiter.limits.global;

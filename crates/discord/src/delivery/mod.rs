@@ -14,7 +14,9 @@
 //! (a phase's prompts to seven powers go out beside the channel's message
 //! and its images, so no player waits for the channel's pictures or for
 //! another player's prompt). Only a game's start holds its DMs back: it
-//! opens the thread they link to.
+//! opens the thread they link to. A DM stream that posts in the thread
+//! (the note for a player whose DMs are closed) waits for the thread's
+//! rows queued before it (see `home_order`).
 //!
 //! A row that fails for a reason worth retrying (a 5xx, a network error)
 //! ends its lane: that game backs off (doubling, from
@@ -29,14 +31,17 @@ pub(crate) mod boards;
 pub mod channel_turns;
 pub mod dm_channels;
 pub mod global_rate;
+mod home_order;
 mod living;
 mod outbox;
 pub mod phase_maps;
+mod rate_limited;
 pub mod scheduler;
 mod send;
 
 use crate::Data;
 use global_rate::Urgency;
+use home_order::{HomeProgress, HomeWaiter, home_order};
 use host::{AnnouncementKind, OutboxItem, Target};
 use outbox::{Fate, deliver};
 use poise::serenity_prelude::Http;
@@ -74,7 +79,9 @@ enum LaneEnd {
     /// Every row it had was delivered (or is not ours).
     Delivered,
     /// A row must be tried again later; the rows after it wait with it.
-    Retry,
+    /// With the wait a 429 asked for, the game waits that long instead of
+    /// its back-off.
+    Retry(Option<Duration>),
     /// The bot is stopping; the row in hand was finished first.
     Stopped,
 }
@@ -136,23 +143,30 @@ impl Lanes {
             LaneEnd::Delivered | LaneEnd::Stopped => {
                 self.backoff.remove(&game);
             }
-            LaneEnd::Retry => {
-                let wait = self.backoff.get(&game).map_or(FIRST_BACKOFF, |b| b.next);
+            LaneEnd::Retry(asked) => {
+                let backoff = self.backoff.get(&game).map_or(FIRST_BACKOFF, |b| b.next);
+                // Discord said how long: neither sooner (another 429) nor
+                // a back-off later; the back-off is kept for the next failure.
+                let (wait, next) = match asked {
+                    Some(asked) => (*asked, backoff),
+                    None => (backoff, (backoff * 2).min(MAX_BACKOFF)),
+                };
                 tracing::warn!(
                     game_id = game,
                     wait_ms = wait.as_millis() as u64,
+                    rate_limited = asked.is_some(),
                     "game's delivery backs off"
                 );
                 self.backoff.insert(
                     game,
                     Backoff {
                         until: now + wait,
-                        next: (wait * 2).min(MAX_BACKOFF),
+                        next,
                     },
                 );
             }
         }
-        self.more.remove(&game) || matches!(end, LaneEnd::Retry)
+        self.more.remove(&game) || matches!(end, LaneEnd::Retry(_))
     }
 
     /// When the loop must look again at the latest: the end of the first
@@ -242,7 +256,7 @@ async fn lane(http: Arc<Http>, data: Data, game: i64, rows: Vec<OutboxItem>) -> 
         Ok(end) => (game, end),
         Err(e) => {
             tracing::error!(game_id = game, error = %e, "delivering a game's announcements failed");
-            (game, LaneEnd::Retry)
+            (game, LaneEnd::Retry(None))
         }
     }
 }
@@ -362,36 +376,67 @@ fn plan_lane(rows: Vec<OutboxItem>, dm_kinds: &DmKinds) -> LanePlan {
 }
 
 /// Delivers a segment's streams at once, each in order, stopping a stream
-/// at its first row to retry.
+/// at its first row to retry. A row of another stream that posts in the
+/// home (a closed-DM note) waits for the home's rows queued before it.
 async fn deliver_segment(
     http: &Arc<Http>,
     data: &Data,
     game: i64,
     segment: Vec<(Stream, Vec<OutboxItem>)>,
 ) -> LaneEnd {
+    let home_rows: Vec<i64> = segment
+        .iter()
+        .filter(|(stream, _)| *stream == Stream::Home)
+        .flat_map(|(_, items)| items.iter().map(|i| i.id))
+        .collect();
+    let (progress, waiter) = home_order(&home_rows);
+    let mut progress = Some(progress);
     let mut streams = JoinSet::new();
-    for (_, items) in segment {
+    for (stream, items) in segment {
         let (http, data) = (http.clone(), data.clone());
-        streams.spawn(async move { deliver_stream(&http, &data, game, items).await });
+        let order = match stream {
+            Stream::Home => StreamOrder::Home(progress.take().expect("one home stream")),
+            Stream::Dm(_) => StreamOrder::Beside(waiter.clone()),
+        };
+        streams.spawn(async move { deliver_stream(&http, &data, game, items, order).await });
     }
+    // Without home rows nothing waits on the home: it is done.
+    drop(progress);
     let mut end = LaneEnd::Delivered;
     while let Some(done) = streams.join_next().await {
         match done {
             Ok(LaneEnd::Delivered) => {}
             Ok(LaneEnd::Stopped) => {
-                if !matches!(end, LaneEnd::Retry) {
+                if !matches!(end, LaneEnd::Retry(_)) {
                     end = LaneEnd::Stopped;
                 }
             }
-            Ok(LaneEnd::Retry) => end = LaneEnd::Retry,
+            // Of several streams' 429s the longest wait holds; any other
+            // failure backs off as before (serenity's bucket still holds a
+            // 429's request until the reset it learned).
+            Ok(LaneEnd::Retry(asked)) => {
+                end = match end {
+                    LaneEnd::Retry(None) => LaneEnd::Retry(None),
+                    LaneEnd::Retry(Some(before)) => LaneEnd::Retry(asked.map(|a| a.max(before))),
+                    _ => LaneEnd::Retry(asked),
+                }
+            }
             // A panic is that stream's failure: its row is tried again.
             Err(e) => {
                 tracing::error!(game_id = game, error = %e, "delivering a stream of announcements failed");
-                end = LaneEnd::Retry;
+                end = LaneEnd::Retry(None);
             }
         }
     }
     end
+}
+
+/// A stream's place in its segment's order of the home.
+enum StreamOrder {
+    /// The home stream: says how far it has got.
+    Home(HomeProgress),
+    /// A stream beside it: waits for it before posting in the home.
+    Beside(HomeWaiter),
 }
 
 /// Delivers one stream's rows one after the other, marking each sent.
@@ -400,13 +445,29 @@ async fn deliver_stream(
     data: &Data,
     game: i64,
     items: Vec<OutboxItem>,
+    order: StreamOrder,
 ) -> LaneEnd {
-    for item in items {
+    let (progress, waiter) = match order {
+        StreamOrder::Home(progress) => (Some(progress), HomeWaiter::in_home()),
+        StreamOrder::Beside(waiter) => (None, waiter),
+    };
+    let next_ids: Vec<Option<i64>> = items
+        .iter()
+        .skip(1)
+        .map(|i| Some(i.id))
+        .chain([None])
+        .collect();
+    for (item, next) in items.into_iter().zip(next_ids) {
         if data.wake.stopping() {
+            if let Some(p) = &progress {
+                p.stalled();
+            }
             return LaneEnd::Stopped;
         }
         let started = Instant::now();
-        let fate = urgency_of(&item).scope(deliver(http, data, &item)).await;
+        let fate = urgency_of(&item)
+            .scope(deliver(http, data, &item, &waiter))
+            .await;
         tracing::debug!(
             game_id = game,
             outbox_id = item.id,
@@ -417,10 +478,16 @@ async fn deliver_stream(
         match fate {
             Fate::Done => mark_sent(data, item.id).await,
             Fate::Skip => {}
-            Fate::Retry => {
+            Fate::Retry(asked) => {
                 tracing::debug!(game_id = game, outbox_id = item.id, "row to retry");
-                return LaneEnd::Retry;
+                if let Some(p) = &progress {
+                    p.stalled();
+                }
+                return LaneEnd::Retry(asked);
             }
+        }
+        if let Some(p) = &progress {
+            p.passed(next);
         }
     }
     LaneEnd::Delivered
@@ -599,7 +666,7 @@ mod tests {
         lanes.take_claim(vec![row(1, 10), row(2, 20)]);
         let (g, _) = lanes.next_ready(now).unwrap();
         assert_eq!(g, 10);
-        assert!(lanes.finish(10, &LaneEnd::Retry, now));
+        assert!(lanes.finish(10, &LaneEnd::Retry(None), now));
         lanes.take_claim(vec![row(1, 10), row(2, 20)]);
         // Game 20 goes at once; game 10 waits for its backoff.
         let (g, _) = lanes.next_ready(now).unwrap();
@@ -609,10 +676,10 @@ mod tests {
         let later = now + FIRST_BACKOFF;
         let (g, _) = lanes.next_ready(later).unwrap();
         assert_eq!(g, 10);
-        lanes.finish(10, &LaneEnd::Retry, later);
+        lanes.finish(10, &LaneEnd::Retry(None), later);
         assert_eq!(lanes.backoff[&10].until, later + FIRST_BACKOFF * 2);
         for _ in 0..20 {
-            lanes.finish(10, &LaneEnd::Retry, later);
+            lanes.finish(10, &LaneEnd::Retry(None), later);
         }
         assert_eq!(lanes.backoff[&10].next, MAX_BACKOFF);
         // Delivered at last: the backoff is forgotten.

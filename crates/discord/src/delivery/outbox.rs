@@ -26,6 +26,7 @@
 use crate::Data;
 use crate::delivery::boards::board_images;
 use crate::delivery::boards::wants_image;
+use crate::delivery::home_order::HomeWaiter;
 use crate::delivery::send::Route;
 use crate::delivery::send::RowKey;
 use crate::delivery::send::error_code;
@@ -45,14 +46,21 @@ use serenity::{ChannelId, CreateAttachment, CreateMessage, Http, UserId};
 pub(crate) enum Fate {
     /// Delivered (or undeliverable for good): mark it sent.
     Done,
-    /// Discord or the network failed: try again later.
-    Retry,
+    /// Discord or the network failed: try again later (after the wait a
+    /// 429 asked for, when it is known).
+    Retry(Option<std::time::Duration>),
     /// Not ours (e.g. a terminal game's row): leave it.
     Skip,
 }
 
-/// Delivers one row wherever it goes (see the module's doc).
-pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate {
+/// Delivers one row wherever it goes (see the module's doc); a note it
+/// posts in the game's home instead of a closed DM waits on `home` first.
+pub(crate) async fn deliver(
+    http: &Http,
+    data: &Data,
+    item: &OutboxItem,
+    home: &HomeWaiter,
+) -> Fate {
     let a = match &item.announcement {
         Ok(a) => a,
         Err(e) => {
@@ -88,15 +96,24 @@ pub(crate) async fn deliver(http: &Http, data: &Data, item: &OutboxItem) -> Fate
             None => return Fate::Skip,
         },
         Target::User(u) => match (snowflake(u), snowflake(&a.channel_id)) {
-            (Some(u), Some(_)) => to_user(http, data, a, UserId::new(u), RowKey::of(item)).await,
+            (Some(u), Some(_)) => {
+                to_user(http, data, a, UserId::new(u), RowKey::of(item), home).await
+            }
             _ => return Fate::Skip,
         },
     };
     match result {
         Ok(()) => Fate::Done,
         Err(e) if transient(&e) => {
-            tracing::warn!(outbox_id = item.id, game_id = a.game_id, error = %e, "delivery failed; will retry");
-            Fate::Retry
+            let asked = crate::delivery::rate_limited::wait_asked(http, &e).await;
+            tracing::warn!(
+                outbox_id = item.id,
+                game_id = a.game_id,
+                error = %e,
+                wait_ms = asked.map(|w| w.as_millis() as u64),
+                "delivery failed; will retry"
+            );
+            Fate::Retry(asked)
         }
         Err(e) => {
             tracing::error!(outbox_id = item.id, game_id = a.game_id, error = %e, "Discord refused an announcement; dropped");
@@ -194,6 +211,7 @@ async fn to_user(
     a: &Announcement,
     user: UserId,
     row: RowKey,
+    home: &HomeWaiter,
 ) -> Result<(), serenity::Error> {
     if !current(data, a).await {
         return Ok(());
@@ -252,7 +270,7 @@ async fn to_user(
         }
         return match send_dm(http, data, user, msgs, Route::Main(row)).await {
             Ok(()) => Ok(()),
-            Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(row)).await,
+            Err(e) => closed_or(http, data, e, (channel, home), user, a, row).await,
         };
     }
     let body = match (a.kind, a.deadline) {
@@ -275,20 +293,21 @@ async fn to_user(
     let msgs = message_parts(&body, rows, &[]);
     match send_dm(http, data, user, msgs, Route::Main(row)).await {
         Ok(()) => Ok(()),
-        Err(e) => closed_or(http, data, e, channel, user, a, Route::Fallback(row)).await,
+        Err(e) => closed_or(http, data, e, (channel, home), user, a, row).await,
     }
 }
 
 /// DMs closed (50007): tell the user in the game's channel without saying
-/// anything private; otherwise pass the error on.
+/// anything private, after the channel's rows queued before this one (the
+/// turn's report the note belongs to); otherwise pass the error on.
 async fn closed_or(
     http: &Http,
     data: &Data,
     e: serenity::Error,
-    channel: ChannelId,
+    (channel, home): (ChannelId, &HomeWaiter),
     user: UserId,
     a: &Announcement,
-    route: Route,
+    row: RowKey,
 ) -> Result<(), serenity::Error> {
     if !matches!(error_code(&e), Some((_, 50007))) {
         return Err(e);
@@ -312,6 +331,13 @@ async fn closed_or(
             "{who}, I have a private note for you about {label}, but your DMs are closed. Press **Show my move** to see your view."
         ),
     };
+    if !home.earlier_rows_out(row.id).await {
+        // The report above it was not delivered: the note goes with it
+        // when the game's delivery is tried again.
+        return Err(serenity::Error::Other(
+            "the game's earlier messages were not delivered",
+        ));
+    }
     send_in_turn(
         http,
         data,
@@ -321,7 +347,7 @@ async fn closed_or(
             vec![components::show_row(a.game_id, a.turn)],
             &[user],
         ),
-        route,
+        Route::Fallback(row),
     )
     .await
     .map(drop)

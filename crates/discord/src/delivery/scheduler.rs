@@ -177,6 +177,7 @@ pub async fn run_ai(data: Data) {
 async fn decide_and_submit(data: &Data, task: AiTask) -> bool {
     let budget = data.settings.ai_budget_ms;
     let game_id = task.game_id;
+    let asked = std::time::Instant::now();
     let thought = data
         .ai_threads
         .run(move || {
@@ -188,6 +189,16 @@ async fn decide_and_submit(data: &Data, task: AiTask) -> bool {
     let (task, action) = match thought {
         Ok((task, action, took)) => {
             data.host.metrics().ai_decision(task.engine.kind(), took);
+            // Beside the budget: a decision much longer than its thinking
+            // time was starved of the CPU on its niced thread.
+            tracing::debug!(
+                game_id,
+                turn = task.turn,
+                ms = took.as_millis() as u64,
+                answered_after_ms = asked.elapsed().as_millis() as u64,
+                budget_ms = budget,
+                "AI decided"
+            );
             (task, action)
         }
         Err(e) => {
