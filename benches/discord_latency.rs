@@ -18,6 +18,12 @@
 //! - `people`: `LATENCY_GAMES` (100) games between people, cards, puzzle
 //!   and Diplomacy in turn.
 //!
+//! In `field` and `pressing`, `LATENCY_DIPLOMACY_GAMES` (2) sets how many
+//! Diplomacy games there are, and `LATENCY_DIPLOMACY_AI` (`hold`) the level
+//! of their AI seats: `default` makes each phase start five AIs thinking
+//! per game beside the battles' (issue 51: sixteen or more AI seats
+//! thinking at once).
+//!
 //! Settings: `LATENCY_RTT_MS` (80) the fake's round trip, `LATENCY_SECS`
 //! (60) how long players play, `LATENCY_THINK_MS` (`2000-6000`) how long a
 //! person thinks before each move, `LATENCY_LANES` (`0`) the bot's
@@ -51,6 +57,16 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// The level of the Diplomacy games' AI seats: `LATENCY_DIPLOMACY_AI`,
+/// else `hold` (AI seats that think cost nothing).
+fn diplomacy_ai_level() -> &'static str {
+    match std::env::var("LATENCY_DIPLOMACY_AI").as_deref() {
+        Ok("default") => "default",
+        Ok("dumbbot") => "dumbbot",
+        _ => "hold",
+    }
+}
+
 /// The range a person thinks before moving (ms): `LATENCY_THINK_MS`, else
 /// `default`.
 fn think_range(default: &str) -> (u64, u64) {
@@ -82,10 +98,11 @@ fn scenario(name: &str) -> Option<Scenario> {
     let play_for = Duration::from_secs(env_or("LATENCY_SECS", 60));
     let ai_budget_ms = env_or("LATENCY_AI_MS", 1000);
     let think_ms = think_range("2000-6000");
+    let diplomacy_games = env_or("LATENCY_DIPLOMACY_GAMES", 2) as usize;
     match name {
         "field" => Some(Scenario {
             against_ai: vec![("battle", 12)],
-            between_people: vec![("cards", 4), ("diplomacy", 2)],
+            between_people: vec![("cards", 4), ("diplomacy", diplomacy_games)],
             ai_budget_ms,
             play_for,
             think_ms,
@@ -93,7 +110,7 @@ fn scenario(name: &str) -> Option<Scenario> {
         }),
         "pressing" => Some(Scenario {
             against_ai: vec![("battle", 12)],
-            between_people: vec![("cards", 4), ("diplomacy", 2)],
+            between_people: vec![("cards", 4), ("diplomacy", diplomacy_games)],
             ai_budget_ms: env_or(
                 "LATENCY_AI_MS",
                 gamehost::config::AiConfig::default().budget_ms,
@@ -276,7 +293,7 @@ async fn seat_everyone(fake: &FakeDiscord, host: &Arc<Host>, s: &Scenario) -> Ve
                     host.join(id, &u.to_string(), &format!("Player {u}"), None)?;
                 }
                 let seats = if kind == "diplomacy" { 7 } else { 2 };
-                let level = (kind == "diplomacy").then_some("hold");
+                let level = (kind == "diplomacy").then(diplomacy_ai_level);
                 for _ in seated.len()..seats {
                     host.add_ai(id, &seated[0].to_string(), level, None)?;
                 }

@@ -65,6 +65,15 @@ pub(super) fn action(
             ..orders(g, power, &budget, seed)
         };
     }
+    a.orders = random_orders(g, seat, power, seed);
+    a
+}
+
+/// The `random` level's orders: each unit moves to a random neighbour with
+/// probability 2/3, retreats are random, builds fill random home centres.
+fn random_orders(g: &Diplomacy, seat: Seat, power: Power, seed: u64) -> Vec<Order> {
+    let m = g.map();
+    let mut orders = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (g.year as u64) << 8 ^ seat as u64);
     match g.phase {
         PhaseKind::Movement => {
@@ -84,7 +93,7 @@ pub(super) fn action(
                             via_convoy: false,
                         },
                     };
-                    a.orders.push(o);
+                    orders.push(o);
                 }
             }
         }
@@ -100,7 +109,7 @@ pub(super) fn action(
                         to: opts[rng.gen_range(0..opts.len())],
                     }
                 };
-                a.orders.push(Order::Unit {
+                orders.push(Order::Unit {
                     unit: Some(d.unit.kind),
                     at: d.unit.loc,
                     kind,
@@ -117,13 +126,13 @@ pub(super) fn action(
                 let p = m.prov_of(o.at().unwrap_or(0));
                 if used & 1u128 << p == 0 {
                     used |= 1u128 << p;
-                    a.orders.push(o);
+                    orders.push(o);
                     n -= 1;
                 }
             }
         }
     }
-    a
+    orders
 }
 
 /// The `default` AI's action for `power` in the current phase (always
