@@ -32,6 +32,7 @@ mod replay;
 mod rules;
 mod scoring;
 mod server_settings;
+mod shared;
 mod skill;
 mod takeover;
 mod turns;
@@ -52,9 +53,9 @@ pub use leave_rules::{
     AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, MAX_AWAY_DAYS, take_leave_rules,
 };
 pub use metrics::{Census, HostMetrics};
-pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
+pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome};
 pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
-pub use privacy::{FORGOTTEN_PREFIX, Forgotten, PrivacySummary, is_forgotten};
+pub use privacy::{Forgotten, PrivacySummary};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability,
@@ -63,6 +64,7 @@ pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
 pub use scoring::{Scoring, SeatOutcome};
 pub use server_settings::{DAILY_DEADLINE_KINDS, KindDefaults, ServerSettings};
+pub use shared::{FORGOTTEN_PREFIX, is_forgotten, names_and};
 pub use skill::{
     START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION, update_duel,
     update_multi,

@@ -337,18 +337,7 @@ impl Host {
                         tx,
                         row,
                         Target::User(u.clone()),
-                        Announcement {
-                            game_id: row.id,
-                            game_kind: row.kind.clone(),
-                            channel_id: row.channel_id.clone(),
-                            kind: AnnouncementKind::Press,
-                            turn: row.turn,
-                            text: body.to_string(),
-                            board: None,
-                            choices: Vec::new(),
-                            deadline: None,
-                            report: None,
-                        },
+                        Announcement::of_game(row, AnnouncementKind::Press, body.to_string()),
                     )?;
                     sent.delivered.push(name);
                 }

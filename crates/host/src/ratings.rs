@@ -10,8 +10,8 @@
 //! `skillratings`'.
 
 use super::scoring::{FinishedGame, Scoring, SeatResult, seat_results};
+use super::shared::{is_forgotten, seat_display};
 use super::skill::{Skill, update_duel, update_multi};
-use super::turns::seat_display;
 use super::{AnyGame, GameId, Host, HostError, game_label, require_game};
 use games::seam::{Outcome, Seat};
 use store::{GameResultRow, GameRow, GameRulesRow, Occupant, RatingRow, SeatRow, Tx};
@@ -457,7 +457,7 @@ impl Host {
             let s = new[i];
             after[i] = Some((old.rating, s));
             // A forgotten person asked for their ratings to go; none comes back.
-            if super::privacy::is_forgotten(key) {
+            if is_forgotten(key) {
                 continue;
             }
             tx.upsert_rating(&RatingRow {

@@ -5,6 +5,7 @@ use super::announce::{name_seats, name_with_role, status_of_people};
 use super::clock::ThinkingDeadline;
 use super::leave_rules::AwayMode;
 use super::registry::derive_seed;
+use super::shared::{current_pending, running_game, seat_display};
 use super::{
     Announcement, AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game,
     seat_of_user,
@@ -354,16 +355,8 @@ impl Host {
             row,
             Target::Channel(row.channel_id.clone()),
             Announcement {
-                game_id: row.id,
-                game_kind: row.kind.clone(),
-                channel_id: row.channel_id.clone(),
-                kind: AnnouncementKind::Waiting,
-                turn: row.turn,
-                text,
-                board: None,
-                choices: Vec::new(),
                 deadline,
-                report: None,
+                ..Announcement::of_game(row, AnnouncementKind::Waiting, text)
             },
         )?;
         Ok(())
@@ -464,16 +457,9 @@ impl Host {
             &row,
             Target::Channel(row.channel_id.clone()),
             Announcement {
-                game_id: row.id,
-                game_kind: row.kind.clone(),
-                channel_id: row.channel_id.clone(),
-                kind: AnnouncementKind::Turn,
-                turn: row.turn,
-                text: named(&text),
                 board: Some(named(&view.board)),
-                choices: Vec::new(),
-                deadline: None,
                 report: Some(named(public)),
+                ..Announcement::of_game(&row, AnnouncementKind::Turn, named(&text))
             },
         )?;
         for (seat, text) in &report.private {
@@ -554,18 +540,7 @@ impl Host {
             tx,
             row,
             Target::User(user.to_string()),
-            Announcement {
-                game_id: row.id,
-                game_kind: row.kind.clone(),
-                channel_id: row.channel_id.clone(),
-                kind: AnnouncementKind::Private,
-                turn: row.turn,
-                text,
-                board: None,
-                choices: Vec::new(),
-                deadline: None,
-                report: None,
-            },
+            Announcement::of_game(row, AnnouncementKind::Private, text),
         )
     }
 
@@ -635,22 +610,19 @@ impl Host {
             row,
             Target::User(user.to_string()),
             Announcement {
-                game_id: row.id,
-                game_kind: row.kind.clone(),
-                channel_id: row.channel_id.clone(),
-                kind: AnnouncementKind::Prompt,
-                turn: row.turn,
-                text: match engine.seat_name(seat) {
-                    // "as Player 1" tells a player nothing they know.
-                    label if super::announce::is_generic_label(&label) => {
-                        format!("Your move in {}. {status}", game_label(row))
-                    }
-                    label => format!("Your move in {} as {label}. {status}", game_label(row)),
-                },
                 board: Some(named(&view.board)),
                 choices: view.choices,
-                deadline: None,
-                report: None,
+                ..Announcement::of_game(
+                    row,
+                    AnnouncementKind::Prompt,
+                    match engine.seat_name(seat) {
+                        // "as Player 1" tells a player nothing they know.
+                        label if super::announce::is_generic_label(&label) => {
+                            format!("Your move in {}. {status}", game_label(row))
+                        }
+                        label => format!("Your move in {} as {label}. {status}", game_label(row)),
+                    },
+                )
             },
         )
     }
@@ -847,21 +819,18 @@ impl Host {
                         &row,
                         Target::User(user.clone()),
                         Announcement {
-                            game_id: row.id,
-                            game_kind: row.kind.clone(),
-                            channel_id: row.channel_id.clone(),
-                            kind: AnnouncementKind::Reminder,
-                            turn: row.turn,
-                            text: format!(
-                                "About {} left to move in {} ({}).{missing}",
-                                super::durations::time_left_words(d.due_at - self.now()),
-                                game_label(&row),
-                                timeout_words(row.timeout_policy)
-                            ),
-                            board: None,
                             choices: view.choices,
                             deadline: Some(d.due_at),
-                            report: None,
+                            ..Announcement::of_game(
+                                &row,
+                                AnnouncementKind::Reminder,
+                                format!(
+                                    "About {} left to move in {} ({}).{missing}",
+                                    super::durations::time_left_words(d.due_at - self.now()),
+                                    game_label(&row),
+                                    timeout_words(row.timeout_policy)
+                                ),
+                            )
                         },
                     )?;
                 }
@@ -1209,22 +1178,6 @@ impl Host {
     }
 }
 
-/// A running game or a user error saying what state it is in.
-pub(super) fn running_game(tx: &Tx<'_>, game_id: GameId) -> Result<GameRow, HostError> {
-    let row = require_game(tx, game_id)?;
-    match row.status {
-        GameStatus::Running => Ok(row),
-        GameStatus::Lobby => Err(HostError::user(format!(
-            "{} has not started yet; its creator starts it once every seat is taken.",
-            game_label(&row)
-        ))),
-        s => Err(HostError::user(format!(
-            "{} is {}.",
-            game_label(&row),
-            s.as_str()
-        ))),
-    }
-}
 /// A due deadline's turn as read before the write lock.
 struct ExpiredTurn {
     row: GameRow,
@@ -1315,31 +1268,6 @@ fn split_complete(
     Ok((complete, missing))
 }
 
-/// The pending actions of the game's current turn by seat: (action, final).
-/// Rows left from an earlier turn are ignored; a row whose JSON is unreadable
-/// is reported as corrupt rather than dropped.
-pub(super) fn current_pending(
-    tx: &Tx<'_>,
-    row: &GameRow,
-) -> Result<BTreeMap<Seat, (Value, bool)>, HostError> {
-    let mut out = BTreeMap::new();
-    for p in tx.pending(row.id)? {
-        if p.turn != row.turn {
-            continue;
-        }
-        let v: Value = serde_json::from_str(&p.action).map_err(|e| HostError::Corrupt {
-            game_id: row.id,
-            source: super::registry::DecodeError {
-                kind: "pending",
-                what: "action",
-                reason: format!("seat {}: {e}", p.seat),
-            },
-        })?;
-        out.insert(p.seat, (v, p.is_final));
-    }
-    Ok(out)
-}
-
 /// Whether any seat held by a person sent something this turn (even a
 /// partial action): the game is not abandoned.
 fn people_acted(seats: &[SeatRow], pending: &BTreeMap<Seat, (Value, bool)>) -> bool {
@@ -1348,15 +1276,6 @@ fn people_acted(seats: &[SeatRow], pending: &BTreeMap<Seat, (Value, bool)>) -> b
             .iter()
             .any(|s| s.seat == *seat && matches!(s.occupant, Occupant::User(_)))
     })
-}
-
-/// "Alice" for a seat, or "seat 2" if it is somehow empty.
-pub(super) fn seat_display(seats: &[SeatRow], seat: Seat) -> String {
-    seats
-        .iter()
-        .find(|s| s.seat == seat)
-        .map(|s| s.display_name.clone())
-        .unwrap_or_else(|| format!("seat {}", seat + 1))
 }
 
 fn timeout_words(p: TimeoutPolicy) -> &'static str {

@@ -91,15 +91,11 @@ impl Game for Diplomacy {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        self.power_of_seat(seat)
-            .map(|p| self.power_name(p).to_string())
-            .unwrap_or_else(|| format!("Seat {seat}"))
+        self.seat_label(seat)
     }
 
     fn awaiting(&self) -> Vec<Seat> {
-        (0..self.seats.len())
-            .filter(|&seat| self.power_needs_to_act(self.seats[seat]))
-            .collect()
+        self.seats_to_act()
     }
 
     /// Each line is an order, or one of `done`, `clear`, `draw`, `no draw`.
