@@ -11,26 +11,37 @@
 //!   files never import each other (what they share is `commands/shared.rs`)
 //! - `events/`: button and menu clicks, moves written in a DM
 //! - `desk/`: the Diplomacy order desk in a player's DMs
-//! - `delivery/`: the outbox's delivery, living messages, rate limits, the
-//!   deadline and AI loops
+//! - `delivery/`: the outbox's delivery: lanes, streams, living messages
+//! - `scheduler.rs`: the deadline loop; `ai_pool.rs`: AI seats thinking,
+//!   on the lower-priority threads of `ai_threads.rs`
+//! - `images/`: board images, each phase's map drawn once
+//! - `dm_channels.rs`, `send.rs`: DM channels, messages with nonces
+//! - `pacing/`: the global pace, one request at a time per channel, 429 waits
 //! - `ui/`: message building, component encoding, shared text
 //! - `error.rs`: user mistakes shown kindly, faults logged with an apology
 
+mod ai_pool;
+mod ai_threads;
 mod commands;
 mod delivery;
 mod desk;
+mod dm_channels;
 mod error;
 mod events;
+mod images;
 mod invite;
 mod metrics;
+mod pacing;
 mod rest_metrics;
+mod scheduler;
+mod send;
 pub mod shards;
 mod ui;
 
-pub use delivery::global_rate::{DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND};
-pub use delivery::scheduler::ai_workers;
+pub use ai_pool::ai_workers;
 pub use error::BotError;
 pub use invite::{INVITE_PERMISSIONS, invite_url};
+pub use pacing::global_rate::{DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND};
 pub use rest_metrics::RestMetrics;
 pub use shards::ShardRange;
 
@@ -134,18 +145,41 @@ pub struct Data {
     /// Per-user limit on DMs, so a flood gets one warning, not a reply each.
     pub dm_limiter: Arc<std::sync::Mutex<host::limits::RateLimiter>>,
     /// Each user's DM channel, opened once.
-    dm_channels: delivery::dm_channels::DmChannels,
+    dm_channels: dm_channels::DmChannels,
     /// Sends to one channel take turns (see `channel_turns`).
-    channel_turns: delivery::channel_turns::ChannelTurns,
+    channel_turns: pacing::channel_turns::ChannelTurns,
     /// Each recent Diplomacy phase's map, drawn once for every prompt.
-    phase_maps: delivery::phase_maps::PhaseMaps,
+    phase_maps: images::phase_maps::PhaseMaps,
     /// The threads AI seats think on, below the rest of the bot.
-    ai_threads: Arc<delivery::ai_threads::AiThreads>,
+    ai_threads: Arc<ai_threads::AiThreads>,
     /// The bot's pace under Discord's global rate limit.
-    global_rate: Arc<delivery::global_rate::GlobalRate>,
+    global_rate: Arc<pacing::global_rate::GlobalRate>,
     /// The REST requests' timings and rate-limit hits, for `/metrics`.
     rest_metrics: RestMetrics,
+    /// A game's own DM prompt (the Diplomacy order desk's), as the desk
+    /// hands it to the delivery.
+    own_prompt: OwnPromptFn,
 }
+
+/// A game's own DM prompt in place of the plain one: its text, its buttons
+/// and an image (the order desk's, with the player's private map).
+pub(crate) type OwnPrompt = (
+    String,
+    Vec<serenity::CreateActionRow>,
+    Option<serenity::CreateAttachment>,
+);
+
+/// Builds a game's own DM prompt for a user (`None`: the plain prompt goes
+/// out). The desk hands it to the delivery when the bot starts, so the
+/// delivery sends the desk's prompt without calling into the desk, and the
+/// desk uses only the parts below the delivery (images, DM channels).
+pub(crate) type OwnPromptFn = for<'a> fn(
+    &'a Data,
+    &'a host::Announcement,
+    &'a str,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = Option<OwnPrompt>> + Send + 'a>,
+>;
 
 impl Data {
     /// Runs a host call off the async workers and maps its error.
@@ -216,13 +250,12 @@ impl Bot {
             dm_channels: Default::default(),
             channel_turns: Default::default(),
             phase_maps: Default::default(),
-            ai_threads: Arc::new(delivery::ai_threads::AiThreads::start(
-                delivery::scheduler::ai_workers(),
-            )),
-            global_rate: Arc::new(delivery::global_rate::GlobalRate::new(
+            ai_threads: Arc::new(ai_threads::AiThreads::start(ai_pool::ai_workers())),
+            global_rate: Arc::new(pacing::global_rate::GlobalRate::new(
                 settings.requests_per_second,
             )),
             rest_metrics: rest_metrics.clone(),
+            own_prompt: desk::own_prompt,
         };
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
@@ -251,8 +284,8 @@ impl Bot {
                     }
                     let mut l = setup_loops.lock().unwrap_or_else(|p| p.into_inner());
                     l.push(tokio::spawn(delivery::run(ctx.http.clone(), data.clone())));
-                    l.push(tokio::spawn(delivery::scheduler::run(data.clone())));
-                    l.push(tokio::spawn(delivery::scheduler::run_ai(data.clone())));
+                    l.push(tokio::spawn(scheduler::run(data.clone())));
+                    l.push(tokio::spawn(ai_pool::run(data.clone())));
                     data.wake.all();
                     Ok(data)
                 })

@@ -25,22 +25,29 @@
 //! source of truth: rows are delivered only from a claim, and marked sent
 //! after delivery, so nothing is lost across a restart and, of several
 //! processes, one delivers each game.
+//!
+//! One row goes down the files, never back up: this file (lanes, streams)
+//! hands it to `outbox`, which picks the one part that delivers it: the
+//! `lobby`, the `thread`, the living `board` of a game played in the
+//! channel, a turn's message and its status line (`turns`), a plain post
+//! or a prompt in the channel (`channel`), or a DM (`dm`). `board` builds
+//! on `turns`, and all of them on `living` (the keys of posted messages,
+//! what each shows, the edit). Below the delivery, and never calling it:
+//! `crate::send` and `crate::dm_channels` (requests with their nonces),
+//! `crate::images` (board images), `crate::pacing` (rate limits).
 
-pub mod ai_threads;
-pub(crate) mod boards;
-pub mod channel_turns;
-pub mod dm_channels;
-pub mod global_rate;
+mod board;
+mod channel;
+mod dm;
 mod home_order;
 mod living;
+mod lobby;
 mod outbox;
-pub mod phase_maps;
-mod rate_limited;
-pub mod scheduler;
-mod send;
+mod thread;
+mod turns;
 
 use crate::Data;
-use global_rate::Urgency;
+use crate::pacing::global_rate::Urgency;
 use home_order::{HomeProgress, HomeWaiter, home_order};
 use host::{AnnouncementKind, OutboxItem, Target};
 use outbox::{Fate, deliver};

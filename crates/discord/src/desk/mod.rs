@@ -16,6 +16,7 @@ mod steps;
 
 use crate::BotError;
 use crate::Data;
+use crate::OwnPrompt;
 use crate::ui::messages;
 use crate::ui::press::how_to;
 use crate::ui::text::when;
@@ -305,14 +306,21 @@ fn map_attachment(desk: &Desk, png: Vec<u8>) -> CreateAttachment {
     ))
 }
 
+/// [`prompt`] as the delivery takes it ([`crate::OwnPromptFn`]): the bot
+/// hands it to the delivery at start-up.
+pub fn own_prompt<'a>(
+    data: &'a Data,
+    a: &'a host::Announcement,
+    user: &'a str,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Option<OwnPrompt>> + Send + 'a>> {
+    Box::pin(prompt(data, a, user))
+}
+
 /// The DM prompt of a Diplomacy phase for `user`: the text (teaching in
 /// full on the game's first phase), the desk's buttons and the private map.
-/// `None` when the desk cannot be loaded (the plain prompt goes out then).
-pub async fn prompt(
-    data: &Data,
-    a: &host::Announcement,
-    user: &str,
-) -> Option<(String, Vec<CreateActionRow>, Option<CreateAttachment>)> {
+/// `None` when the desk cannot be loaded, or for another game (the plain
+/// prompt goes out then).
+async fn prompt(data: &Data, a: &host::Announcement, user: &str) -> Option<OwnPrompt> {
     if a.game_kind != Diplomacy::KIND {
         return None;
     }
@@ -338,7 +346,7 @@ pub async fn prompt(
     let map = if desk.pending.is_empty() && !desk.game.fog_hides() {
         // Nobody's orders to draw: the phase's one shared picture, the
         // one the channel shows (under Fog of War each power has its own).
-        crate::delivery::boards::position_image(data, a.game_id, a.turn)
+        crate::images::boards::position_image(data, a.game_id, a.turn)
             .await
             .map(|image| map_attachment(&desk, image.png.clone()))
     } else {
@@ -471,7 +479,7 @@ pub async fn handle(
         )
         .await?;
         let map = messages::create(messages::clip(&answer.text, messages::MAX_CONTENT)).add_file(f);
-        crate::delivery::dm_channels::send_dm(&ctx.http, data, c.user.id, map).await?;
+        crate::dm_channels::send_dm(&ctx.http, data, c.user.id, map).await?;
         return Ok(());
     }
     let msg = messages::response(messages::clip(&answer.text, messages::MAX_CONTENT))

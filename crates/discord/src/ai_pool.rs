@@ -1,9 +1,7 @@
-//! The background loops that move games on without a player:
-//! - the deadline loop sleeps until the host's next deadline or reminder
-//!   (or until woken by a change) and fires what is due;
-//! - the AI pool lets AI seats think in parallel on a bounded number of
-//!   AI threads (below the rest of the bot, see `ai_threads`), so one game's AI never waits for another's, and a
-//!   deadline never waits for any AI.
+//! The AI pool: AI seats think in parallel on a bounded number of AI
+//! threads (below the rest of the bot, see `ai_threads`), so one game's AI
+//! never waits for another's, and each move is submitted to the host as
+//! soon as it is decided.
 
 use crate::Data;
 use games::seam::Seat;
@@ -12,18 +10,14 @@ use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
-/// The longest a loop sleeps without looking (catches changes made by
-/// another process on the same database); within the heartbeat interval
-/// (`host::HEARTBEAT_EVERY_MS`, 10 s) so the scheduler's heartbeat is never late.
+/// The longest the pool sleeps without asking the host for AI seats to
+/// move (catches changes made by another process on the same database).
 const MAX_SLEEP: Duration = Duration::from_secs(10);
+
 /// How long an AI move that could not be submitted waits before it is tried
 /// again (a busy database, a game changed meanwhile), so a failing move is
 /// not recomputed in a tight loop.
 const AI_RETRY_AFTER: Duration = Duration::from_secs(5);
-
-/// How often delivered announcements older than a week are deleted (and
-/// once at start).
-const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 /// One AI decision: a seat's move in one turn of one game.
 type DecisionKey = (GameId, u32, Seat);
@@ -38,91 +32,11 @@ type DecisionKey = (GameId, u32, Seat);
 pub fn ai_workers() -> usize {
     std::thread::available_parallelism().map_or(16, |n| (n.get() * 4).clamp(16, 64))
 }
-
-/// Runs until the bot stops (seen between two steps, so a deadline being
-/// fired is finished first).
-pub async fn run(data: Data) {
-    let mut pruned_at: Option<Instant> = None;
-    let mut heartbeat_at: Option<Instant> = None;
-    let heartbeat_every = Duration::from_millis(host::HEARTBEAT_EVERY_MS as u64);
-    while !data.wake.stopping() {
-        // Other processes on the database see this one alive (start-up of
-        // another version is refused meanwhile).
-        if heartbeat_at.is_none_or(|at| at.elapsed() >= heartbeat_every) {
-            heartbeat_at = Some(Instant::now());
-            if let Err(e) = data.host(|h| h.heartbeat()).await {
-                tracing::error!(error = %e, "heartbeat failed");
-            }
-        }
-        if pruned_at.is_none_or(|at| at.elapsed() >= PRUNE_EVERY) {
-            pruned_at = Some(Instant::now());
-            match data.host(|h| h.prune_delivered()).await {
-                Ok(0) => {}
-                Ok(n) => tracing::info!(
-                    rows = n,
-                    "deleted delivered announcements older than a week"
-                ),
-                Err(e) => tracing::error!(error = %e, "pruning the outbox failed"),
-            }
-        }
-        let worked = match step(&data).await {
-            Ok(n) => n > 0,
-            Err(e) => {
-                tracing::error!(error = %e, "scheduler step failed");
-                false
-            }
-        };
-        if worked {
-            data.wake.outbox.notify_one();
-            continue;
-        }
-        let next = {
-            let host = data.host.clone();
-            tokio::task::spawn_blocking(move || host.next_wakeup())
-                .await
-                .ok()
-                .and_then(Result::ok)
-                .flatten()
-        };
-        let sleep = match next {
-            Some(at) => {
-                Duration::from_millis((at - data.clock.now_ms()).max(0) as u64).min(MAX_SLEEP)
-            }
-            None => MAX_SLEEP,
-        };
-        if sleep.is_zero() {
-            // Due now, but nothing fired (e.g. a stale row): do not spin.
-            tokio::select! {
-                _ = data.wake.scheduler.notified() => {}
-                _ = tokio::time::sleep(Duration::from_millis(200)) => {}
-            }
-            continue;
-        }
-        tokio::select! {
-            _ = data.wake.scheduler.notified() => {}
-            _ = tokio::time::sleep(sleep) => {}
-        }
-    }
-}
-
-/// Fires due deadlines; returns how many fired.
-async fn step(data: &Data) -> Result<usize, crate::BotError> {
-    let fired = data.host(|h| h.fire_due_deadlines()).await?;
-    for e in &fired {
-        tracing::info!(event = ?e, "deadline");
-    }
-    if !fired.is_empty() {
-        // A deadline may hand a seat to the AI or start a turn with AI seats.
-        data.wake.ai.notify_one();
-    }
-    Ok(fired.len())
-}
-
 /// Runs the AI pool until the bot stops: every AI seat that must act gets a
 /// worker as soon as one is free, each decision once, and the pool is woken
 /// whenever a game changes. Decisions in hand when the bot stops finish
 /// (each is bounded by the AI budget) and are submitted.
-pub async fn run_ai(data: Data) {
+pub async fn run(data: Data) {
     let workers = ai_workers();
     let mut running: JoinSet<(DecisionKey, bool)> = JoinSet::new();
     let mut in_flight: HashSet<DecisionKey> = HashSet::new();

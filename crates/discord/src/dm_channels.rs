@@ -4,8 +4,8 @@
 //! every DM only spent a request (a tenth of all the bot made).
 
 use crate::Data;
-use crate::delivery::send::error_code;
 use crate::rest_metrics;
+use crate::send::error_code;
 use poise::serenity_prelude as serenity;
 use serenity::{ChannelId, CreateMessage, Http, Message, UserId};
 use std::collections::HashMap;

@@ -1,54 +1,10 @@
-//! The messages that open a turn: the announcement's text and its board,
-//! drawn as images where the kind has them.
+//! The images of a game's board: its position at a turn and, for a
+//! resolved Diplomacy phase, the orders on the position before.
 
 use crate::Data;
-use crate::delivery::send::message_parts;
-use crate::ui::messages;
 use host::{Announcement, AnnouncementKind, TurnActions};
-use poise::serenity_prelude as serenity;
 use render::BoardImage;
-use serenity::{CreateActionRow, CreateAttachment, CreateMessage, UserId};
 use std::sync::Arc;
-
-/// The messages that open a turn: the announcement's text and board (an
-/// image where the kind has one), then `extra` (the turn's prompt) with its
-/// buttons on the last part, mentioning `mentions`. Returns them and the
-/// last part's text (to which a status line is added later).
-pub(crate) async fn turn_messages(
-    data: &Data,
-    a: &Announcement,
-    extra: &str,
-    rows: Vec<CreateActionRow>,
-    mentions: Vec<UserId>,
-) -> (Vec<CreateMessage>, String) {
-    let images = if wants_image(data, a) {
-        board_images(data, a).await
-    } else {
-        Vec::new()
-    };
-    let text = if images.is_empty() {
-        messages::with_board(&a.text, a.board.as_deref())
-    } else {
-        a.text.clone()
-    };
-    let text = format!("{text}{extra}");
-    let last_text = messages::split(&text, messages::MAX_CONTENT)
-        .pop()
-        .unwrap_or_default();
-    let mut msgs = message_parts(&text, rows, &mentions);
-    if !images.is_empty()
-        && let Some(last) = msgs.pop()
-    {
-        msgs.push(
-            last.add_files(
-                images
-                    .into_iter()
-                    .map(|i| CreateAttachment::bytes(i.png, i.filename).description(i.description)),
-            ),
-        );
-    }
-    (msgs, last_text)
-}
 
 /// Whether a channel announcement shows a board that has an image.
 pub(crate) fn wants_image(data: &Data, a: &Announcement) -> bool {
