@@ -2,7 +2,6 @@
 //! and aborting.
 
 use super::daily_deadline::DailyDeadline;
-use super::server_settings::DAILY_DEADLINE_KINDS;
 use super::{
     Announcement, AnnouncementKind, GameId, Host, HostError, NewGame, game_label, require_game,
     seat_of_user,
@@ -24,7 +23,8 @@ impl Host {
         let Some(guild) = req.guild_id.clone() else {
             return self.create_game(req);
         };
-        let kind = self.registry.get(&req.kind)?.name;
+        let entry = self.registry.get(&req.kind)?;
+        let kind = entry.name;
         let settings = self.server_settings(&guild)?;
         let mut daily = None;
         if !deadline_chosen {
@@ -33,7 +33,7 @@ impl Host {
             }
             daily = settings
                 .daily_deadline
-                .filter(|_| DAILY_DEADLINE_KINDS.contains(&kind));
+                .filter(|_| entry.takes_daily_deadline);
         }
         self.create_game_with(req, daily)
     }

@@ -10,17 +10,14 @@
 //!   configured one when the creator names none; a `deadline:` given at
 //!   creation always wins. The default AI level is used by `/game ai`
 //!   without a level and by the AI standing in at a deadline.
-//! - **Daily deadline.** Applies to Diplomacy ([`DAILY_DEADLINE_KINDS`])
-//!   created without a `deadline:`; copied into the game at creation (see
+//! - **Daily deadline.** Applies to the kinds that take one
+//!   (`Game::TAKES_DAILY_DEADLINE`: Diplomacy) created without a `deadline:`; copied into the game at creation (see
 //!   [`super::daily_deadline`]).
 //! - **Ids only.** Role and channel ids; no user id is stored.
 
 use super::daily_deadline::DailyDeadline;
 use super::{GameId, Host, HostError, NewGame};
 use store::{KindDefaultsRow, ScheduleRow, ServerSettingsRow, Tx};
-
-/// The kinds a server's daily deadline applies to.
-pub const DAILY_DEADLINE_KINDS: &[&str] = &["diplomacy"];
 
 /// A server's defaults for one kind of game.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -163,15 +163,20 @@ impl Host {
         user: &str,
         text: &str,
     ) -> Result<Option<(GameId, u32)>, HostError> {
-        if !games::diplomacy::game::is_draw_vote(text) {
+        // Asked of every kind first: most messages are no vote, and finding
+        // the game awaiting the user costs a read of each of their games.
+        if !self.registry.is_draw_vote_of_any_kind(text) {
             return Ok(None);
         }
         let Ok(id) = game.map_or_else(|| self.game_awaiting_user(user), Ok) else {
             return Ok(None);
         };
         let row = self.game(id)?;
-        let diplomacy = row.kind == <games::diplomacy::Diplomacy as games::seam::Game>::KIND;
-        Ok((diplomacy && row.status == GameStatus::Running).then_some((row.id, row.turn)))
+        let vote = self
+            .registry
+            .get(&row.kind)
+            .is_ok_and(|kind| (kind.is_draw_vote)(text));
+        Ok((vote && row.status == GameStatus::Running).then_some((row.id, row.turn)))
     }
 
     /// The one running game of a user that awaits them.

@@ -26,6 +26,14 @@ impl Game for Diplomacy {
     const MIN_TURN_SECONDS: u64 = 600;
     const DEFAULT_TURN_SECONDS: u64 = 86_400;
     const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
+    const HAS_PRESS: bool = true;
+    const TAKES_DAILY_DEADLINE: bool = true;
+    const ORDERS_BY_LINE: bool = true;
+    const RULES_FIT_THE_READER: bool = true;
+
+    fn is_draw_vote(text: &str) -> bool {
+        super::game::is_draw_vote(text)
+    }
 
     /// The map's powers in the full game; a variant's or `powers`' count
     /// otherwise (invalid options are refused by `new_game`, which says why).

@@ -13,8 +13,8 @@
 //! power only, and nothing else this module writes names the sender's
 //! player; the sender's receipt goes to the sender alone.
 
-use super::view::GameView;
-use super::{
+use crate::view::GameView;
+use crate::{
     Announcement, AnnouncementKind, GameId, Host, HostError, game_label, require_game, seat_of_user,
 };
 use games::diplomacy::game::PressRule;
