@@ -52,7 +52,10 @@ fn no_source_file_is_longer_than_800_lines() {
     for file in files {
         let relative = file.strip_prefix(workspace).unwrap_or(&file);
         let allowed = ALLOWED.iter().any(|(path, _)| relative == Path::new(path));
-        let lines = std::fs::read_to_string(&file).expect("a source file").lines().count();
+        let lines = std::fs::read_to_string(&file)
+            .expect("a source file")
+            .lines()
+            .count();
         if lines > MAX_LINES && !allowed {
             too_long.push(format!("{}: {lines} lines", relative.display()));
         }

@@ -708,6 +708,175 @@ fn no_crate_has_a_module_cycle() {
     );
 }
 
+/// The modules of a crate as `docs/architecture.md` lists them, top to
+/// bottom: the bullets under the heading `### `crate``, each starting with
+/// the module's path in backticks. `None` when the crate has no section.
+fn documented_modules(doc: &str, crate_name: &str) -> Option<Vec<String>> {
+    let heading = format!("### `{crate_name}`");
+    let start = doc.lines().position(|line| line.starts_with(&heading))?;
+    let modules = doc
+        .lines()
+        .skip(start + 1)
+        .take_while(|line| !line.starts_with('#'))
+        .filter_map(|line| line.strip_prefix("- `"))
+        .filter_map(|rest| rest.split('`').next())
+        .map(str::to_string)
+        .collect();
+    Some(modules)
+}
+
+/// The first sentence of a file's `//!` comment, for a suggested line.
+fn first_doc_sentence(source: &str) -> String {
+    let text: Vec<&str> = source
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| line.trim_start_matches("//!").trim())
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let text = text.join(" ");
+    let end = [". ", ": ", "; "]
+        .iter()
+        .filter_map(|stop| text.find(stop))
+        .min()
+        .unwrap_or(text.len());
+    format!("{}.", text[..end].trim_end_matches('.'))
+}
+
+/// Checks one crate's documented list against its graph: every module
+/// listed once, nothing listed that is not a module, every edge pointing
+/// down the list. Returns the problems, and a list in a working order
+/// (each module with its first doc sentence) to start from.
+fn check_documented_order(crate_name: &str, root: &Path, doc: &str) -> Result<(), String> {
+    let read = |path: &Path| std::fs::read_to_string(path).ok();
+    let files = load_crate(root, &read).expect("the crate loads");
+    let graph = ModuleGraph::build(root, &read).expect("the crate loads");
+    let name = |module: &ModulePath| module.join("::");
+    let modules: Vec<&LoadedFile> = files.iter().filter(|f| !f.module.is_empty()).collect();
+    let listed = documented_modules(doc, crate_name).unwrap_or_default();
+    let position = |module: &ModulePath| listed.iter().position(|m| *m == name(module));
+    let mut problems = Vec::new();
+    for loaded in &modules {
+        if position(&loaded.module).is_none() {
+            problems.push(format!("`{}` is not listed", name(&loaded.module)));
+        }
+    }
+    for (i, entry) in listed.iter().enumerate() {
+        if !modules.iter().any(|f| name(&f.module) == *entry) {
+            problems.push(format!("`{entry}` is listed but is no module"));
+        }
+        if listed[..i].contains(entry) {
+            problems.push(format!("`{entry}` is listed twice"));
+        }
+    }
+    for (source, targets) in &graph.edges {
+        for (target, evidence) in targets {
+            if let (Some(a), Some(b)) = (position(source), position(target))
+                && a >= b
+            {
+                problems.push(format!(
+                    "`{}` uses `{}` listed above it (`{}` at {}:{})",
+                    name(source),
+                    name(target),
+                    evidence.path,
+                    workspace_relative(&evidence.file).display(),
+                    evidence.line
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let suggested: Vec<String> = top_down_order(&graph, &modules)
+        .into_iter()
+        .map(|f| {
+            let source = read(&f.file).unwrap_or_default();
+            format!("- `{}` — {}", name(&f.module), first_doc_sentence(&source))
+        })
+        .collect();
+    Err(format!(
+        "{crate_name}: docs/architecture.md's list is not the code's:\n  {}\n\
+         a list in an order that works (### `{crate_name}`, top to bottom):\n{}",
+        problems.join("\n  "),
+        suggested.join("\n")
+    ))
+}
+
+/// The modules in an order where every edge points down (Kahn's
+/// algorithm, ties by name), modules of a cycle left at the end.
+fn top_down_order<'a>(graph: &ModuleGraph, modules: &[&'a LoadedFile]) -> Vec<&'a LoadedFile> {
+    let mut used_by: BTreeMap<&ModulePath, usize> =
+        modules.iter().map(|f| (&f.module, 0)).collect();
+    for targets in graph.edges.values() {
+        for target in targets.keys() {
+            if let Some(n) = used_by.get_mut(target) {
+                *n += 1;
+            }
+        }
+    }
+    let mut order = Vec::new();
+    let mut placed = BTreeSet::new();
+    while order.len() < modules.len() {
+        // Among the modules ready, the one nearest the last placed (the
+        // longest shared path), so a folder's modules stay together.
+        let last: ModulePath = order
+            .last()
+            .map(|f: &&LoadedFile| f.module.clone())
+            .unwrap_or_default();
+        let shared = |m: &ModulePath| m.iter().zip(&last).take_while(|(a, b)| a == b).count();
+        let next = modules
+            .iter()
+            .filter(|f| !placed.contains(&f.module) && used_by[&f.module] == 0)
+            .min_by_key(|f| (std::cmp::Reverse(shared(&f.module)), f.module.clone()))
+            .or_else(|| modules.iter().find(|f| !placed.contains(&f.module)));
+        let Some(next) = next else { break };
+        placed.insert(next.module.clone());
+        for target in graph
+            .edges
+            .get(&next.module)
+            .into_iter()
+            .flat_map(|t| t.keys())
+        {
+            if let Some(n) = used_by.get_mut(target) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        order.push(*next);
+    }
+    order
+}
+
+/// `docs/architecture.md` lists every module of every crate, top to bottom,
+/// and no module uses one listed above it: the document is the layering.
+#[test]
+fn the_architecture_document_lists_every_module_in_order() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(workspace.join("docs/architecture.md"))
+        .expect("docs/architecture.md");
+    let failures: Vec<String> = CHECKED_CRATES
+        .iter()
+        .filter(|(_, root)| !root.ends_with("main.rs"))
+        .filter_map(|(crate_name, root)| {
+            check_documented_order(crate_name, &workspace.join(root), &doc).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_documented_list_is_read_from_its_section() {
+    let doc = "### `host` (top to bottom)\n\n- `lobby` — creating games.\n- `turns::submit` — actions.\n\n### `store`\n- `db` — x";
+    assert_eq!(
+        documented_modules(doc, "host"),
+        Some(vec!["lobby".to_string(), "turns::submit".to_string()])
+    );
+    assert_eq!(
+        first_doc_sentence("//! One. Two.\n//! Three.\n\nuse x;"),
+        "One."
+    );
+    assert_eq!(first_doc_sentence("//! The AIs: a, b.\n"), "The AIs.");
+}
+
 /// Every crate of the workspace is in `CHECKED_CRATES`: a new crate is
 /// checked from its first commit.
 #[test]
