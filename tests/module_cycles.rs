@@ -53,6 +53,7 @@ use std::path::{Path, PathBuf};
 
 /// The crates checked, by name and crate root, relative to the workspace.
 const CHECKED_CRATES: &[(&str, &str)] = &[
+    ("i18n", "crates/i18n/src/lib.rs"),
     ("games", "crates/games/src/lib.rs"),
     ("store", "crates/store/src/lib.rs"),
     ("host", "crates/host/src/lib.rs"),

@@ -22,6 +22,7 @@
 
 mod ai_pool;
 mod ai_threads;
+mod command_names;
 mod commands;
 mod delivery;
 mod diplomacy;
@@ -263,7 +264,7 @@ impl Bot {
         let setup_loops = loops.clone();
         let framework = poise::Framework::builder()
             .options(poise::FrameworkOptions {
-                commands: commands::all(),
+                commands: command_names::localized(commands::all()),
                 on_error: |e| Box::pin(error::on_error(e)),
                 // Poise's default lets replies ping any user; ours ping
                 // nobody unless a reply says whom (see `messages.rs`).

@@ -1,0 +1,12 @@
+# Words every part of the bot uses.
+
+kind-diplomacy = Diplomacy
+kind-battle = monster battle
+kind-cards = Invisible
+kind-puzzle = puzzle duel
+language-set-personal = I will write to you in English from now on.
+language-set-server = This server's channels and threads now read in English.
+language-now-personal = I write to you in { $lang }{ $chosen ->
+        [yes] , as you chose.
+       *[no] , from your Discord client's language.
+    } `/language` with a language changes it.
