@@ -20,6 +20,7 @@ mod game_master;
 mod history;
 mod instances;
 mod ladder;
+mod languages;
 mod leave_rules;
 mod lobby;
 mod metrics;

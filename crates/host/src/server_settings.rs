@@ -41,6 +41,8 @@ pub struct ServerSettings {
     pub kind_defaults: Vec<KindDefaults>,
     /// Every Diplomacy phase ends at this time, if set.
     pub daily_deadline: Option<DailyDeadline>,
+    /// The language its admins chose for its channels, if they chose one.
+    pub language: Option<i18n::Lang>,
 }
 
 impl ServerSettings {
@@ -278,5 +280,6 @@ fn read_settings(tx: &Tx<'_>, guild_id: &str) -> Result<ServerSettings, HostErro
             })
             .collect(),
         daily_deadline: daily,
+        language: row.language.as_deref().and_then(i18n::Lang::from_locale),
     })
 }

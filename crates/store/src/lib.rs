@@ -23,6 +23,7 @@ mod dm_channels;
 mod games;
 
 mod guilds;
+mod languages;
 
 mod messages;
 mod open;
@@ -62,6 +63,7 @@ pub use pg_tls::{RootCerts, SslMode, TlsConfigError};
 
 pub use press::{NewPressRow, PressRow};
 
+pub use languages::UserLanguageRow;
 pub use privacy::{FORMER_PLAYER, ForgetReport, UserDataCounts};
 
 pub use ratings::{

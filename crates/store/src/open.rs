@@ -18,6 +18,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/0011_dm_channels.sql"),
     include_str!("../../../migrations/0012_greeted_guilds.sql"),
     include_str!("../../../migrations/0013_server_settings.sql"),
+    include_str!("../../../migrations/0014_languages.sql"),
 ];
 
 impl Store {

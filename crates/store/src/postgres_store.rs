@@ -28,6 +28,7 @@ pub(crate) const PG_MIGRATIONS: &[&str] = &[
     include_str!("../../../migrations/postgres/0011_dm_channels.sql"),
     include_str!("../../../migrations/postgres/0012_greeted_guilds.sql"),
     include_str!("../../../migrations/postgres/0013_server_settings.sql"),
+    include_str!("../../../migrations/postgres/0014_languages.sql"),
 ];
 
 // Each back end has one migration per schema version.

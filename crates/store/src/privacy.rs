@@ -30,6 +30,8 @@ pub struct UserDataCounts {
     pub pause_votes: i64,
     /// Whether a DM channel to them is remembered.
     pub dm_channel: bool,
+    /// Whether their language (chosen, or their client's) is remembered.
+    pub language: bool,
 }
 
 /// The seats' name for a forgotten person ("Former player", then
@@ -69,6 +71,7 @@ const PERSON_TABLES: &[&str] = &[
     "absences",
     "pause_votes",
     "dm_channels",
+    "user_languages",
     "outbox",
     "posted_messages",
     "turn_log",
@@ -136,6 +139,7 @@ impl Tx<'_> {
             absences: count("SELECT COUNT(*) FROM absences WHERE user_id = ?1")?,
             pause_votes: count("SELECT COUNT(*) FROM pause_votes WHERE user_id = ?1")?,
             dm_channel: count("SELECT COUNT(*) FROM dm_channels WHERE user_id = ?1")? > 0,
+            language: count("SELECT COUNT(*) FROM user_languages WHERE user_id = ?1")? > 0,
         })
     }
 
@@ -185,6 +189,7 @@ impl Tx<'_> {
         }
         for sql in [
             "DELETE FROM dm_channels WHERE user_id = ?1",
+            "DELETE FROM user_languages WHERE user_id = ?1",
             "DELETE FROM pause_votes WHERE user_id = ?1",
             "DELETE FROM absences WHERE user_id = ?1",
             "DELETE FROM player_events WHERE user_id = ?1",

@@ -15,6 +15,10 @@ pub struct ServerSettingsRow {
     pub time_zone: Option<String>,
     /// The minute of the day (0-1439) every Diplomacy phase ends at.
     pub daily_deadline_minute: Option<u32>,
+    /// The language its admins chose for its channels (`en`, `ja`).
+    pub language: Option<String>,
+    /// The server's own locale as Discord last sent it (`guild_locale`).
+    pub discord_locale: Option<String>,
 }
 
 /// A row of `server_kind_defaults`: a server's defaults for one kind.
@@ -42,8 +46,8 @@ impl Tx<'_> {
     pub fn server_settings(&self, guild_id: &str) -> Result<ServerSettingsRow, StoreError> {
         self.conn
             .row(
-                "SELECT game_master_role, time_zone, daily_deadline_minute \
-                 FROM server_settings WHERE guild_id = ?1",
+                "SELECT game_master_role, time_zone, daily_deadline_minute, language, \
+                 discord_locale FROM server_settings WHERE guild_id = ?1",
                 args![guild_id],
             )?
             .map(|r| {
@@ -51,6 +55,8 @@ impl Tx<'_> {
                     game_master_role: r.get(0)?,
                     time_zone: r.get(1)?,
                     daily_deadline_minute: r.get(2)?,
+                    language: r.get(3)?,
+                    discord_locale: r.get(4)?,
                 })
             })
             .unwrap_or_else(|| Ok(ServerSettingsRow::default()))
@@ -65,15 +71,19 @@ impl Tx<'_> {
     ) -> Result<(), StoreError> {
         self.conn.exec(
             "INSERT INTO server_settings (guild_id, game_master_role, time_zone, \
-             daily_deadline_minute, updated_at) VALUES (?1, ?2, ?3, ?4, ?5) \
+             daily_deadline_minute, language, discord_locale, updated_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
              ON CONFLICT (guild_id) DO UPDATE SET game_master_role = excluded.game_master_role, \
              time_zone = excluded.time_zone, daily_deadline_minute = excluded.daily_deadline_minute, \
+             language = excluded.language, discord_locale = excluded.discord_locale, \
              updated_at = excluded.updated_at",
             args![
                 guild_id,
                 s.game_master_role,
                 s.time_zone,
                 s.daily_deadline_minute,
+                s.language,
+                s.discord_locale,
                 at_ms
             ],
         )?;

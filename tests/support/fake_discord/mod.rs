@@ -317,6 +317,10 @@ pub struct State {
     pub closed_dms: HashSet<u64>,
     /// Guild channels where the bot may not write (error 50013).
     pub muted_channels: HashSet<u64>,
+    /// The locale each user's Discord client sends (default `en-US`).
+    pub user_locales: HashMap<u64, String>,
+    /// Each server's own locale (`guild_locale`, `preferred_locale`; default `en-US`).
+    pub guild_locales: HashMap<u64, String>,
     /// Display names of users.
     pub names: HashMap<u64, String>,
     /// The server roles (ids) of users, sent in their interactions' `member`.
@@ -714,7 +718,7 @@ impl FakeDiscord {
             "system_channel_id": system_channel.map(|c| c.to_string()),
             "system_channel_flags": 0, "rules_channel_id": null, "vanity_url_code": null,
             "description": null, "banner": null, "premium_tier": 0,
-            "preferred_locale": "en-US", "public_updates_channel_id": null, "nsfw_level": 0,
+            "preferred_locale": self.guild_locale(guild), "public_updates_channel_id": null, "nsfw_level": 0,
             "stickers": [], "premium_progress_bar_enabled": false,
             "joined_at": "2026-01-01T00:00:00.000000+00:00", "large": false,
             "unavailable": false, "member_count": 2, "voice_states": [], "members": [],
@@ -722,6 +726,26 @@ impl FakeDiscord {
             "guild_scheduled_events": [],
         });
         self.dispatch("GUILD_CREATE", d);
+    }
+
+    /// Sets the locale `user`'s Discord client sends with interactions.
+    pub fn set_user_locale(&self, user: u64, locale: &str) {
+        self.shared()
+            .with(|s| s.user_locales.insert(user, locale.to_string()));
+    }
+
+    /// Sets a server's own locale (sent as `guild_locale` and `preferred_locale`).
+    pub fn set_guild_locale(&self, guild: u64, locale: &str) {
+        self.shared()
+            .with(|s| s.guild_locales.insert(guild, locale.to_string()));
+    }
+
+    fn guild_locale(&self, guild: u64) -> String {
+        self.state()
+            .guild_locales
+            .get(&guild)
+            .cloned()
+            .unwrap_or_else(|| "en-US".to_string())
     }
 
     /// Takes away the bot's permission to write in `channel`.
@@ -810,7 +834,8 @@ impl FakeDiscord {
         let mut v = json!({
             "id": id.to_string(), "application_id": APP_ID.to_string(), "type": kind,
             "token": token, "version": 1, "channel_id": channel.to_string(),
-            "app_permissions": "0", "locale": "en-US", "entitlements": [],
+            "app_permissions": "0", "entitlements": [],
+            "locale": self.state().user_locales.get(&user).cloned().unwrap_or_else(|| "en-US".to_string()),
             "authorizing_integration_owners": {}, "context": if in_guild { 0 } else { 1 },
             "attachment_size_limit": 8_388_608,
         });
@@ -822,7 +847,7 @@ impl FakeDiscord {
                 .copied()
                 .unwrap_or(GUILD_ID);
             v["guild_id"] = json!(guild.to_string());
-            v["guild_locale"] = json!("en-US");
+            v["guild_locale"] = json!(self.guild_locale(guild));
             v["member"] = self.member_json(user, moderator);
         } else {
             v["user"] = self.user_json(user);

@@ -3,6 +3,7 @@
 
 use crate::BotError;
 use crate::Context;
+use crate::commands::shared::reader_lang;
 use crate::ui::help::{HelpPlace, MoveStyle, help_text};
 use crate::ui::messages;
 use host::{GameStatus, Host, HostError};
@@ -17,7 +18,8 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
         .data()
         .host(move |h| help_place(h, in_dm, &channel, &user))
         .await?;
-    ctx.send(messages::reply(help_text(&place)).ephemeral(true))
+    let lang = reader_lang(&ctx).await;
+    ctx.send(messages::reply(help_text(&place, lang)).ephemeral(true))
         .await?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 mod game;
 mod help;
+mod language;
 mod moves;
 mod orders;
 mod press;
@@ -18,6 +19,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
     vec![
         game::game(),
         help::help(),
+        language::language(),
         moves::move_(),
         orders::orders(),
         press::press(),

@@ -10,9 +10,12 @@
 
 use crate::BotError;
 use crate::Context;
-use crate::commands::shared::{Authority, authority, parse_duration, say};
+use crate::commands::shared::{
+    Authority, LanguageChoice, authority, parse_duration, reader_lang, say,
+};
 use crate::ui::settings::{DefaultsChange, settings_text};
 use host::DailyDeadline;
+use i18n::{msg, render};
 use poise::serenity_prelude as serenity;
 
 /// What `/settings channels` does.
@@ -33,7 +36,14 @@ pub enum ChannelAction {
 #[poise::command(
     slash_command,
     guild_only,
-    subcommands("show", "channels", "game_master", "defaults", "daily_deadline"),
+    subcommands(
+        "show",
+        "channels",
+        "game_master",
+        "defaults",
+        "daily_deadline",
+        "language"
+    ),
     subcommand_required
 )]
 pub async fn settings(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -202,6 +212,39 @@ pub async fn daily_deadline(
         .host(move |h| h.set_daily_deadline(&guild, daily))
         .await?;
     say(ctx, crate::ui::settings::daily_changed(daily.as_ref())).await
+}
+
+/// The language of this server's channels and threads (Manage Server or game master)
+#[poise::command(slash_command, guild_only)]
+pub async fn language(
+    ctx: Context<'_>,
+    #[description = "english, japanese, or auto (the server's own language)"]
+    language: LanguageChoice,
+) -> Result<(), BotError> {
+    require_settings_changer(&ctx, "choose the server's language").await?;
+    let guild = guild_of(&ctx)?;
+    let chosen = language.lang();
+    let guild_locale = guild_locale_of(&ctx);
+    let lang = ctx
+        .data()
+        .host(move |h| {
+            h.choose_server_language(&guild, chosen)?;
+            h.server_language(&guild, guild_locale.as_deref())
+        })
+        .await?;
+    let text = match chosen {
+        Some(chosen) => msg!("language-set-server", lang = chosen.native_name()),
+        None => msg!("language-auto-server", lang = lang.native_name()),
+    };
+    say(ctx, render(reader_lang(&ctx).await, &text)).await
+}
+
+/// The server's own locale as Discord sent it with this interaction.
+fn guild_locale_of(ctx: &Context<'_>) -> Option<String> {
+    match ctx {
+        poise::Context::Application(a) => a.interaction.guild_locale.clone(),
+        _ => None,
+    }
 }
 
 /// The server the command was used in, as the host names it.

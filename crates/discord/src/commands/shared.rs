@@ -270,6 +270,43 @@ pub fn has_press(ctx: &Context<'_>, kind: &str) -> bool {
         .is_ok_and(|k| k.has_press)
 }
 
+/// The languages a person (`/language`) or a server (`/settings language`) may choose.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum LanguageChoice {
+    /// English.
+    #[name = "english"]
+    English,
+    /// Japanese.
+    #[name = "japanese"]
+    Japanese,
+    /// Their Discord client's language.
+    #[name = "auto"]
+    Auto,
+}
+
+impl LanguageChoice {
+    /// The language chosen; `None` for the client's.
+    pub fn lang(self) -> Option<i18n::Lang> {
+        match self {
+            LanguageChoice::English => Some(i18n::Lang::En),
+            LanguageChoice::Japanese => Some(i18n::Lang::Ja),
+            LanguageChoice::Auto => None,
+        }
+    }
+}
+
+/// The language the caller reads: the one they chose, else their Discord
+/// client's (noted, so DMs sent later without an interaction follow it);
+/// English when the store cannot say.
+pub(crate) async fn reader_lang(ctx: &Context<'_>) -> i18n::Lang {
+    let user = ctx.author().id.to_string();
+    let locale = ctx.locale().map(str::to_string);
+    ctx.data()
+        .host(move |h| h.reader_language(&user, locale.as_deref()))
+        .await
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

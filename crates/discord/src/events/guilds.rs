@@ -29,7 +29,13 @@ pub async fn greet(
     if !data.host(move |h| h.claim_guild_greeting(&id)).await? {
         return Ok(());
     }
-    let text = help::greeting_text(&data.host.registry().names());
+    // The server's language: its admins' choice (none yet, it just joined)
+    // else the server's own locale, which Discord sends with the join.
+    let (id, locale) = (guild.id.to_string(), guild.preferred_locale.clone());
+    let lang = data
+        .host(move |h| h.server_language(&id, Some(&locale)))
+        .await?;
+    let text = help::greeting_text(&data.host.registry().names(), lang);
     for channel in channels_to_try(guild) {
         let sent = channel.send_message(&ctx.http, messages::create(text.clone()));
         match data.rest(rest_metrics::MESSAGE_CREATE, sent).await {

@@ -2,6 +2,8 @@
 //! no game, a lobby, a game), so a player who never read a manual finds the
 //! next step. The rules of each game come from the engines (`/rules`).
 
+use i18n::{Lang, Message, msg, render};
+
 /// Where `/help` was asked, as far as it changes the answer.
 pub enum HelpPlace {
     /// A direct message with the bot, with the labels of the user's
@@ -50,27 +52,22 @@ pub enum MoveStyle {
     ByDm,
 }
 
-/// The answer to `/help` in `place`.
-pub fn help_text(place: &HelpPlace) -> String {
+/// The answer to `/help` in `place`, in `lang`.
+pub fn help_text(place: &HelpPlace, lang: Lang) -> String {
+    render(lang, &help_message(place))
+}
+
+/// The answer to `/help` in `place`, as a message.
+fn help_message(place: &HelpPlace) -> Message {
+    let yes = |b: bool| if b { "yes" } else { "no" };
     match place {
-        HelpPlace::Dm { games } => dm_help(games),
-        HelpPlace::Channel { kinds } => format!(
-            "**gamehost** runs games here: {}.\n\
-             **Start one:** `/game new` with the kind opens a lobby in this channel; others \
-             press **Join**, `/game ai` adds an AI seat, **Start** when the seats are taken. \
-             The game is then played in a thread of its own.\n\
-             **Learn a game:** `/rules` with the game's name.\n\
-             **More:** `/game list` (games running), `/game leaderboard`, `/game profile`, \
-             `/game history`. `/privacy show` says what the bot stores about you.\n\
-             **Server admins:** `/settings` chooses the channels for games, a game-master \
-             role, default deadlines and a daily Diplomacy deadline; `/settings show` shows them.",
-            kinds.join(", ")
+        HelpPlace::Dm { games } => msg!(
+            "help-dm",
+            games = if games.is_empty() { "none" } else { "some" },
+            list = games.join(", ")
         ),
-        HelpPlace::Lobby { label, kind } => format!(
-            "**{label}** waits in its lobby here. Press **Join** on the lobby message (or \
-             `/game join`); `/game leave` leaves it; `/game ai` adds an AI seat; **Start** \
-             (or `/game start`) once the seats are taken.\n`/rules {kind}` explains the game."
-        ),
+        HelpPlace::Channel { kinds } => msg!("help-channel", kinds = kinds.join(", ")),
+        HelpPlace::Lobby { label, kind } => msg!("help-lobby", label = label, kind = kind),
         HelpPlace::Game {
             label,
             kind,
@@ -78,71 +75,33 @@ pub fn help_text(place: &HelpPlace) -> String {
             moves,
             has_press,
             rules_fit_the_reader,
-        } => format!(
-            "**You play in {label}.** {}{}\n`/game status` shows whose move it is, `/game extend` \
-             asks for more time, `/game away` says you are away, `/game forfeit` gives up.\n\
-             `/rules {kind}` shows the rules{}.",
-            how_to_move(*moves),
-            if *has_press {
-                " `/press` writes to the other players."
-            } else {
-                ""
-            },
-            if *rules_fit_the_reader {
-                " with examples for your own units"
-            } else {
-                ""
-            }
+        } => msg!(
+            "help-playing",
+            label = label,
+            kind = kind,
+            how = how_to_move(*moves),
+            press = yes(*has_press),
+            fitted = yes(*rules_fit_the_reader)
         ),
-        HelpPlace::Game { label, kind, .. } => format!(
-            "**{label}** is played here. `/game watch` follows it, `/game status` shows it; \
-             after it ends `/game replay` replays it.\n`/rules {kind}` explains the game; \
-             `/game new` in a channel without a game starts another."
-        ),
+        HelpPlace::Game { label, kind, .. } => {
+            msg!("help-watching", label = label, kind = kind)
+        }
     }
 }
 
-/// The greeting posted once when the bot joins a server: what it is and
-/// how to start, in a few lines.
-pub fn greeting_text(kinds: &[&str]) -> String {
-    format!(
-        "Hello! I host games here: {}. To start one, type `/game new` in a channel and \
-         pick a game; others join with the lobby's **Join** button, or add an AI with \
-         `/game ai`. `/rules` explains a game, `/help` says what you can do where you are.",
-        kinds.join(", ")
-    )
+/// The greeting posted once when the bot joins a server, in `lang`: what
+/// it is and how to start, in a few lines.
+pub fn greeting_text(kinds: &[&str], lang: Lang) -> String {
+    render(lang, &msg!("greeting", kinds = kinds.join(", ")))
 }
 
 /// How a player makes a move, by the kind's move style.
-fn how_to_move(moves: MoveStyle) -> &'static str {
-    match moves {
-        MoveStyle::OrdersByLine => {
-            "Write your orders to me by DM, one per line (`A Par - Bur`), or use the menus of \
-             my DM prompt; `/orders` lists them; send `done` when finished."
-        }
-        MoveStyle::InChannel => {
-            "Make your move with the buttons of the prompt in the game's thread."
-        }
-        MoveStyle::ByDm => {
-            "Your moves are hidden: make them with the buttons of my DM prompt (or `/move`)."
-        }
-    }
-}
-
-/// `/help` in a DM: what is done here and what in a server.
-fn dm_help(games: &[String]) -> String {
-    let yours = if games.is_empty() {
-        "You play in no running game.".to_string()
-    } else {
-        format!("Your running games: {}.", games.join(", "))
-    };
-    format!(
-        "**In this DM** you make hidden moves: Diplomacy orders (one per line, `done` when \
-         finished; `/orders` lists them) and battle moves with the buttons of my prompts. \
-         {yours}\n`/rules` with a game's name shows its rules. Games are created in a \
-         server channel with `/game new`. `/privacy show` says what the bot stores about \
-         you; `/privacy delete` deletes it."
-    )
+fn how_to_move(moves: MoveStyle) -> Message {
+    Message::new(match moves {
+        MoveStyle::OrdersByLine => "help-move-orders-by-line",
+        MoveStyle::InChannel => "help-move-in-channel",
+        MoveStyle::ByDm => "help-move-by-dm",
+    })
 }
 
 #[cfg(test)]
@@ -173,9 +132,16 @@ mod tests {
         ];
         let wanted = ["diplomacy #3", "/game new", "Join", "done"];
         for (place, word) in places.iter().zip(wanted) {
-            let text = help_text(place);
+            let text = help_text(place, Lang::En);
             assert!(text.contains(word), "{word}: {text}");
             assert!(text.chars().count() < 2000);
+        }
+        let japanese = ["diplomacy #3", "/game new", "参加", "done"];
+        for (place, word) in places.iter().zip(japanese) {
+            let text = help_text(place, Lang::Ja);
+            assert!(text.contains(word), "{word}: {text}");
+            assert!(text.contains("。"), "{text}");
+            assert!(!text.contains("You "), "English left in: {text}");
         }
     }
 }

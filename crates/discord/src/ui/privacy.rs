@@ -56,6 +56,9 @@ fn about_you(s: &PrivacySummary, user: &str) -> Vec<String> {
     if s.counts.dm_channel {
         parts.push("your DM channel is remembered".into());
     }
+    if s.counts.language {
+        parts.push("your language (the one you chose, or your Discord client's)".into());
+    }
     parts
 }
 
@@ -121,10 +124,13 @@ pub fn delete_question(s: &PrivacySummary, user: &str) -> String {
         ended_games: 0,
         ..s.counts.clone()
     });
-    if !gone.is_empty() || s.counts.dm_channel {
+    if !gone.is_empty() || s.counts.dm_channel || s.counts.language {
         let mut gone = gone;
         if s.counts.dm_channel {
             gone.push("the remembered DM channel".into());
+        }
+        if s.counts.language {
+            gone.push("your language".into());
         }
         lines.push(format!("- Deleted: {}.", gone.join(", ")));
     }

@@ -42,11 +42,15 @@ pub fn settings_text(s: &ServerSettings) -> String {
     } else {
         format!("**Defaults:** {}.", defaults.join("; "))
     };
+    let language = match s.language {
+        Some(lang) => format!("**Language:** {}.", lang.native_name()),
+        None => "**Language:** the server's own (Discord's server language; English if it has no catalogue).".to_string(),
+    };
     format!(
-        "**Settings of this server**\n{}\n{masters}\n{}\n{defaults}\n\
+        "**Settings of this server**\n{}\n{masters}\n{}\n{defaults}\n{language}\n\
          Members with Manage Server or the game-master role change them with \
-         `/settings channels`, `/settings defaults` and `/settings daily-deadline`; \
-         `/settings game-master` (Manage Server only) chooses the role.",
+         `/settings channels`, `/settings defaults`, `/settings daily-deadline` and \
+         `/settings language`; `/settings game-master` (Manage Server only) chooses the role.",
         channels_line(&s.game_channels),
         daily_line(s.daily_deadline.as_ref())
     )
