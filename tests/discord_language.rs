@@ -201,3 +201,33 @@ async fn the_remembered_language_is_shown_and_deleted_by_privacy() {
     assert_eq!(count(&h), 0, "deleted with the person");
     h.finish().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mistake_is_explained_in_the_readers_language() {
+    let h = Harness::start().await;
+    let f = &h.fake;
+    f.set_user_locale(BOB, "ja");
+    let status = ask(f, BOB, CH + 2, &["game", "status"], json!([])).await;
+    assert_eq!(
+        status,
+        "このチャンネルではまだゲームが遊ばれていません。`/game new` で始めるか、ゲームの番号を指定してください（`/game list`）。"
+    );
+    let token = f.slash(
+        BOB,
+        CH + 2,
+        &["settings", "channels"],
+        json!([opt("action", 4, json!(0))]),
+    );
+    let refused = f.reply_text(&token).await;
+    assert!(
+        refused.starts_with("ゲームを作れるチャンネルを選ぶことができるのは、サーバー管理権限"),
+        "{refused}"
+    );
+    // The same mistakes in English for an English client, unchanged.
+    let status = ask(f, ALICE, CH + 2, &["game", "status"], json!([])).await;
+    assert!(
+        status.starts_with("No game has been played in this channel."),
+        "{status}"
+    );
+    h.finish().await;
+}

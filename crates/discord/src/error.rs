@@ -3,8 +3,10 @@
 //! user gets an apology.
 
 use crate::Data;
+use crate::reader::reader_lang;
 use crate::ui::messages;
 use host::HostError;
+use i18n::Lang;
 use poise::serenity_prelude as serenity;
 
 /// What a command or handler can fail with.
@@ -13,6 +15,10 @@ pub enum BotError {
     /// A mistake the user can fix (text shown to them).
     #[error("{0}")]
     User(String),
+    /// A mistake the user can fix, as a message of the catalogues, shown
+    /// in the reader's language (English in logs).
+    #[error("{}", i18n::render(i18n::Lang::En, .0))]
+    Said(i18n::Message),
     /// The host refused or failed.
     #[error(transparent)]
     Host(#[from] HostError),
@@ -30,28 +36,41 @@ impl From<serenity::Error> for BotError {
     }
 }
 
-/// What users see when something is our fault.
-pub const APOLOGY: &str =
-    "Sorry, something went wrong on my side; it has been logged. Please try again in a moment.";
-
 impl BotError {
     /// A user mistake.
     pub fn user(msg: impl Into<String>) -> BotError {
         BotError::User(msg.into())
     }
 
-    /// The text for the user if this is their mistake.
+    /// A user mistake as a message of the catalogues.
+    pub fn said(message: i18n::Message) -> BotError {
+        BotError::Said(message)
+    }
+
+    /// The text for the user in English if this is their mistake.
     pub fn user_message(&self) -> Option<String> {
+        self.user_message_in(Lang::En)
+    }
+
+    /// The text for the user in `lang` if this is their mistake.
+    pub fn user_message_in(&self, lang: Lang) -> Option<String> {
         match self {
             BotError::User(m) => Some(m.clone()),
-            BotError::Host(e) if e.is_user_error() => Some(e.to_string()),
+            BotError::Said(m) => Some(i18n::render(lang, m)),
+            BotError::Host(e) => e.user_text(lang),
             _ => None,
         }
     }
 
-    /// The text to show: the mistake, or the apology.
+    /// The text to show in English: the mistake, or the apology.
     pub fn shown(&self) -> String {
-        self.user_message().unwrap_or_else(|| APOLOGY.to_string())
+        self.shown_in(Lang::En)
+    }
+
+    /// The text to show in `lang`: the mistake, or the apology.
+    pub fn shown_in(&self, lang: Lang) -> String {
+        self.user_message_in(lang)
+            .unwrap_or_else(|| i18n::text(lang, "error-apology"))
     }
 }
 
@@ -67,7 +86,9 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
                 tracing::error!(%command, user = %ctx.author().id, channel = %ctx.channel_id(), %error,
                     "command failed");
             }
-            let reply = messages::reply(messages::clip(&error.shown(), 2000)).ephemeral(true);
+            let lang = reader_lang(&ctx).await;
+            let reply =
+                messages::reply(messages::clip(&error.shown_in(lang), 2000)).ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!(%command, error = %e, "could not tell the user about an error");
             }

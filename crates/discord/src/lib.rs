@@ -33,6 +33,7 @@ mod images;
 mod invite;
 mod metrics;
 mod pacing;
+mod reader;
 mod rest_metrics;
 mod scheduler;
 mod send;

@@ -9,6 +9,10 @@ pub enum HostError {
     /// A mistake the user can fix; the text says what was wrong and what would be right.
     #[error("{0}")]
     User(String),
+    /// A mistake the user can fix, as a message of the catalogues, shown
+    /// in the reader's language (English in logs).
+    #[error("{}", i18n::render(i18n::Lang::En, .0))]
+    Said(i18n::Message),
     /// An action the engine refused.
     #[error(transparent)]
     Action(#[from] ActionError),
@@ -34,12 +38,26 @@ impl HostError {
         HostError::User(msg.into())
     }
 
+    /// A user mistake as a message of the catalogues.
+    pub fn said(message: i18n::Message) -> HostError {
+        HostError::Said(message)
+    }
+
+    /// The text for the user in `lang`, if this is their mistake.
+    pub fn user_text(&self, lang: i18n::Lang) -> Option<String> {
+        match self {
+            HostError::Said(m) => Some(i18n::render(lang, m)),
+            e if e.is_user_error() => Some(e.to_string()),
+            _ => None,
+        }
+    }
+
     /// True when the message is meant for the user (their mistake), false
     /// for faults that should be logged and answered with an apology.
     pub fn is_user_error(&self) -> bool {
         matches!(
             self,
-            HostError::User(_) | HostError::Action(_) | HostError::Create(_)
+            HostError::User(_) | HostError::Said(_) | HostError::Action(_) | HostError::Create(_)
         )
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::BotError;
 use crate::Context;
-use crate::commands::shared::reader_lang;
+use crate::reader::reader_lang;
 use crate::ui::help::{HelpPlace, MoveStyle, help_text};
 use crate::ui::messages;
 use host::{GameStatus, Host, HostError};

@@ -3,7 +3,8 @@
 
 use crate::BotError;
 use crate::Context;
-use crate::commands::shared::{LanguageChoice, reader_lang, say};
+use crate::commands::shared::{LanguageChoice, say};
+use crate::reader::reader_lang;
 use i18n::{msg, render};
 
 /// The language I write to you in; choose one, or leave out to see it

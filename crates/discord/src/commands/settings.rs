@@ -10,12 +10,11 @@
 
 use crate::BotError;
 use crate::Context;
-use crate::commands::shared::{
-    Authority, LanguageChoice, authority, parse_duration, reader_lang, say,
-};
+use crate::commands::shared::{Authority, LanguageChoice, authority, parse_duration, say};
+use crate::reader::reader_lang;
 use crate::ui::settings::{DefaultsChange, settings_text};
 use host::DailyDeadline;
-use i18n::{msg, render};
+use i18n::{Message, msg, render};
 use poise::serenity_prelude as serenity;
 
 /// What `/settings channels` does.
@@ -65,7 +64,7 @@ pub async fn channels(
     #[description = "add, remove, or clear (games anywhere again)"] action: ChannelAction,
     #[description = "The channel (default: this one)"] channel: Option<serenity::ChannelId>,
 ) -> Result<(), BotError> {
-    require_settings_changer(&ctx, "choose where games are created").await?;
+    require_settings_changer(&ctx, "settings-what-channels").await?;
     let guild = guild_of(&ctx)?;
     let channel = channel.unwrap_or(ctx.channel_id()).to_string();
     let shown = format!("<#{channel}>");
@@ -138,7 +137,7 @@ pub async fn defaults(
         String,
     >,
 ) -> Result<(), BotError> {
-    require_settings_changer(&ctx, "change the defaults").await?;
+    require_settings_changer(&ctx, "settings-what-defaults").await?;
     if deadline.is_none() && ai_level.is_none() {
         return Err(BotError::user(
             "Give `deadline`, `ai_level` or both; `reset` puts one back to the default.",
@@ -185,7 +184,7 @@ pub async fn daily_deadline(
     #[description = "IANA time zone, e.g. Europe/Berlin (default: the one set before)"]
     zone: Option<String>,
 ) -> Result<(), BotError> {
-    require_settings_changer(&ctx, "set the daily deadline").await?;
+    require_settings_changer(&ctx, "settings-what-daily").await?;
     let guild = guild_of(&ctx)?;
     let daily = if time.trim().eq_ignore_ascii_case("off") {
         None
@@ -221,7 +220,7 @@ pub async fn language(
     #[description = "english, japanese, or auto (the server's own language)"]
     language: LanguageChoice,
 ) -> Result<(), BotError> {
-    require_settings_changer(&ctx, "choose the server's language").await?;
+    require_settings_changer(&ctx, "settings-what-language").await?;
     let guild = guild_of(&ctx)?;
     let chosen = language.lang();
     let guild_locale = guild_locale_of(&ctx);
@@ -251,16 +250,17 @@ fn guild_locale_of(ctx: &Context<'_>) -> Option<String> {
 fn guild_of(ctx: &Context<'_>) -> Result<String, BotError> {
     ctx.guild_id()
         .map(|g| g.to_string())
-        .ok_or_else(|| BotError::user("Settings belong to a server; use `/settings` in one."))
+        .ok_or_else(|| BotError::said(msg!("error-settings-outside-server")))
 }
 
-/// Refuses a member who is neither a manager nor a game master.
+/// Refuses a member who is neither a manager nor a game master; `what`
+/// is the catalogue id of what they tried (`settings-what-channels`).
 async fn require_settings_changer(ctx: &Context<'_>, what: &str) -> Result<(), BotError> {
     match authority(ctx).await? {
         Authority::Manager | Authority::GameMaster => Ok(()),
-        Authority::Member => Err(BotError::user(format!(
-            "Only members with Manage Server (or Administrator) or the server's game-master \
-             role may {what}. `/settings show` shows the settings to everyone."
+        Authority::Member => Err(BotError::said(msg!(
+            "error-settings-not-allowed",
+            what = Message::new(what)
         ))),
     }
 }

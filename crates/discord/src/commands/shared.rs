@@ -42,9 +42,9 @@ pub fn parse_duration(s: &str) -> Result<u64, BotError> {
         .ok()
         .and_then(|n| n.checked_mul(mult))
         .ok_or_else(|| {
-            BotError::user(format!(
-                "`{}` is not a duration; try `90s`, `10m`, `2h`, `1d` or `0` for none.",
-                games::clip::clip_typed(&s)
+            BotError::said(i18n::msg!(
+                "error-not-a-duration",
+                typed = games::clip::clip_typed(&s)
             ))
         })
 }
@@ -152,7 +152,7 @@ pub(crate) async fn channel_game(ctx: &Context<'_>) -> Result<GameRow, BotError>
             })
         })
         .await?;
-    found.map_err(|moved| BotError::user(no_game_here(&moved)))
+    found.map_err(|moved| BotError::said(no_game_here(&moved)))
 }
 
 /// How many games that moved to their threads a "no game here" answer names.
@@ -160,24 +160,22 @@ const MOVED_SHOWN: u32 = 5;
 
 /// The answer when a channel has no game of its own: the games created
 /// here that are played in their threads now, where their commands work.
-pub(crate) fn no_game_here(moved: &[GameRow]) -> String {
+pub(crate) fn no_game_here(moved: &[GameRow]) -> i18n::Message {
     if moved.is_empty() {
-        return "There is no game in this channel. Start one with `/game new`.".into();
+        return i18n::Message::new("error-no-game-here");
     }
-    let mut lines: Vec<String> = moved
-        .iter()
-        .take(MOVED_SHOWN as usize)
-        .map(|g| format!("• {} in <#{}>", game_label(g), g.channel_id))
-        .collect();
-    if moved.len() > MOVED_SHOWN as usize {
-        lines.push("• and more: `/game list` shows them all".into());
-    }
-    format!(
-        "There is no game in this channel itself. Games started here are played in \
-         their threads; type a game's commands in its thread:\n{}\nStart another here \
-         with `/game new`.",
-        lines.join("\n")
-    )
+    let shown = moved.iter().take(MOVED_SHOWN as usize).map(|g| {
+        let channel = format!("<#{}>", g.channel_id);
+        i18n::msg!(
+            "error-no-game-here-line",
+            label = game_label(g),
+            channel = channel
+        )
+    });
+    let more =
+        (moved.len() > MOVED_SHOWN as usize).then(|| i18n::Message::new("error-no-game-here-more"));
+    let lines = i18n::Arg::Lines(shown.chain(more).collect());
+    i18n::msg!("error-no-game-here-moved", games = lines)
 }
 
 /// The game a command is about: `#id` if given, else this channel's.
@@ -198,12 +196,7 @@ pub(crate) async fn shown_game(ctx: &Context<'_>, id: Option<i64>) -> Result<Gam
     ctx.data()
         .host(move |h| h.shown_game_in_channel(&channel))
         .await?
-        .ok_or_else(|| {
-            BotError::user(
-                "No game has been played in this channel. Start one with `/game new`, \
-                 or give a game id (`/game list`).",
-            )
-        })
+        .ok_or_else(|| BotError::said(i18n::msg!("error-nothing-played-here")))
 }
 
 /// `text` led by where the game is played when that is not where the
@@ -244,8 +237,9 @@ pub fn rules_of(
     }
     let min_reliability = match min_reliability {
         Some(m) if m > 100 => {
-            return Err(BotError::user(format!(
-                "`min_reliability` is a percentage from 0 to 100, not {m}."
+            return Err(BotError::said(i18n::msg!(
+                "error-min-reliability",
+                given = m
             )));
         }
         m => m.map(|m| m as u8),
@@ -293,18 +287,6 @@ impl LanguageChoice {
             LanguageChoice::Auto => None,
         }
     }
-}
-
-/// The language the caller reads: the one they chose, else their Discord
-/// client's (noted, so DMs sent later without an interaction follow it);
-/// English when the store cannot say.
-pub(crate) async fn reader_lang(ctx: &Context<'_>) -> i18n::Lang {
-    let user = ctx.author().id.to_string();
-    let locale = ctx.locale().map(str::to_string);
-    ctx.data()
-        .host(move |h| h.reader_language(&user, locale.as_deref()))
-        .await
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
