@@ -1,6 +1,6 @@
 //! Reading the files an operator names (the `[battle] roster`, the
-//! `[diplomacy] maps`, the config itself, `gamehost
-//! battle --roster`): bounded in size, regular files only, and never quoted
+//! `[diplomacy] maps`, the config itself, `gamehost battle tournament
+//! --roster`, `gamehost battle check-roster`): bounded in size, regular files only, and never quoted
 //! back in an error, so a mistyped path (`/dev/zero`, a FIFO,
 //! `/proc/self/environ`) fails fast with one line instead of hanging,
 //! eating memory or printing secrets.

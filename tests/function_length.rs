@@ -41,7 +41,7 @@ const WATCH_LINES: usize = 60;
 
 /// Functions allowed past [`MAX_LINES`], by file and name, with why: none
 /// today (the last one, the order desk's `act`, became one function per
-/// step in `crates/discord/src/desk/steps.rs`).
+/// step in `crates/discord/src/diplomacy/desk/steps.rs`).
 const ALLOWED: &[(&str, &str, &str)] = &[];
 
 /// Every function allowed past [`MAX_LINES`], with why.

@@ -1,4 +1,4 @@
-//! No import cycle between the modules of a crate.
+//! No cycle of imports or method calls between the modules of a crate.
 //!
 //! Two modules that need each other can only be read together; a reader
 //! should be able to start at the bottom of a crate and climb. This test
@@ -28,10 +28,25 @@
 //!   contains the other (siblings, cousins, a module and its parent's
 //!   sibling) are all reported.
 //! - Paths into other crates, `std` and local names are not edges.
+//! - A method call is an edge too, from the calling file to the file whose
+//!   `impl` defines the method: a type's methods spread over several files
+//!   (`Host` over the host's modules, `Diplomacy` over `game/`, `Tx` over
+//!   the store's table files) call one way, like imports. The receiver's
+//!   type is read from the tokens (`self`, `Self::m`, `Type::m`, and a
+//!   variable named after a type: `host.m()`, `tx.m()`); calls on any
+//!   other receiver, and calls inside `#[cfg(test)]` modules, are not
+//!   counted (`support/rust_methods.rs` says exactly what is read).
+//!
+//! `MODULE_CYCLES_ALL_EDGES=1 cargo test --test module_cycles` prints every
+//! edge inside each tangle, for untangling one.
 
 #[path = "support/rust_tokens.rs"]
 mod rust_tokens;
 
+#[path = "support/rust_methods.rs"]
+mod rust_methods;
+
+use rust_methods::{FileMethods, read_methods};
 use rust_tokens::{Token, TokenKind, ident, is, tokenize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -78,6 +93,8 @@ struct ParsedFile {
     declarations: Vec<ModDeclaration>,
     inline_modules: Vec<Vec<String>>,
     paths: Vec<NamedPath>,
+    /// The methods the file defines and calls.
+    methods: FileMethods,
 }
 
 /// Reads the use tree starting at `*i` under `prefix`, up to the `,`, `}`
@@ -135,7 +152,10 @@ fn parse_use_tree(
 /// Reads one file's module declarations, inline modules and named paths.
 fn parse_file(source: &str) -> ParsedFile {
     let tokens = tokenize(source);
-    let mut parsed = ParsedFile::default();
+    let mut parsed = ParsedFile {
+        methods: read_methods(&tokens),
+        ..ParsedFile::default()
+    };
     let mut scope: Vec<String> = Vec::new();
     // One entry per open brace: whether it opened an inline module.
     let mut braces: Vec<bool> = Vec::new();
@@ -353,24 +373,67 @@ impl ModuleGraph {
                 let Some(target) = graph.locate(&absolute, 0) else {
                     continue;
                 };
-                let source = &loaded.module;
-                let names_own_descendant = target.starts_with(source);
-                if names_own_descendant {
-                    continue;
-                }
-                graph
-                    .edges
-                    .entry(source.clone())
-                    .or_default()
-                    .entry(target)
-                    .or_insert_with(|| Evidence {
+                graph.add_edge(
+                    &loaded.module,
+                    target,
+                    Evidence {
                         file: loaded.file.clone(),
                         line: named.line,
                         path: named.segments.join("::"),
-                    });
+                    },
+                );
             }
         }
+        graph.add_method_call_edges(&files);
         Ok(graph)
+    }
+
+    /// Records that `source` uses `target`, unless `target` is `source`
+    /// or one of its descendants (a parent wiring its children).
+    fn add_edge(&mut self, source: &ModulePath, target: ModulePath, evidence: Evidence) {
+        if target.starts_with(source) {
+            return;
+        }
+        self.edges
+            .entry(source.clone())
+            .or_default()
+            .entry(target)
+            .or_insert(evidence);
+    }
+
+    /// Adds an edge from each file that calls a method to the files whose
+    /// `impl` blocks define it for the receiver's type (`self.m()`,
+    /// `host.m()`, `Self::m()`, `Type::m()`: see `rust_methods.rs` for how
+    /// the type is read). A call whose receiver's type the tokens do not
+    /// tell is not counted.
+    fn add_method_call_edges(&mut self, files: &[LoadedFile]) {
+        let mut by_type: BTreeMap<(&str, &str), BTreeSet<&ModulePath>> = BTreeMap::new();
+        for loaded in files {
+            for definition in &loaded.parsed.methods.definitions {
+                let key = (definition.on_type.as_str(), definition.name.as_str());
+                by_type.entry(key).or_default().insert(&loaded.module);
+            }
+        }
+        let mut found = Vec::new();
+        for loaded in files {
+            for call in &loaded.parsed.methods.calls {
+                let Some(on_type) = &call.on_type else {
+                    continue;
+                };
+                let targets = by_type.get(&(on_type.as_str(), call.name.as_str()));
+                for target in targets.into_iter().flatten() {
+                    let evidence = Evidence {
+                        file: loaded.file.clone(),
+                        line: call.line,
+                        path: format!("{on_type}::{}()", call.name),
+                    };
+                    found.push((loaded.module.clone(), (*target).clone(), evidence));
+                }
+            }
+        }
+        for (source, target, evidence) in found {
+            self.add_edge(&source, target, evidence);
+        }
     }
 
     /// The crate-absolute path a path written in `scope` names, or `None`
@@ -488,6 +551,9 @@ impl ModuleGraph {
                 .collect();
             text.push_str(&format!("\n    (one cycle of {{{}}})", members.join(", ")));
         }
+        if std::env::var_os("MODULE_CYCLES_ALL_EDGES").is_some() {
+            text.push_str(&self.describe_component_edges(crate_name, component));
+        }
         for pair in cycle.windows(2) {
             if let Some(evidence) = self
                 .edges
@@ -502,6 +568,33 @@ impl ModuleGraph {
                     workspace_relative(&evidence.file).display(),
                     evidence.line,
                 ));
+            }
+        }
+        text
+    }
+}
+
+impl ModuleGraph {
+    /// Every edge between two modules of `component`, one a line, for
+    /// untangling it (`MODULE_CYCLES_ALL_EDGES=1`).
+    fn describe_component_edges(
+        &self,
+        crate_name: &str,
+        component: &BTreeSet<ModulePath>,
+    ) -> String {
+        let mut text = String::from("\n    all edges inside it:");
+        for source in component {
+            for (target, evidence) in self.edges.get(source).into_iter().flatten() {
+                if component.contains(target) {
+                    text.push_str(&format!(
+                        "\n      {} -> {}: `{}` at {}:{}",
+                        module_name(crate_name, source),
+                        module_name(crate_name, target),
+                        evidence.path,
+                        workspace_relative(&evidence.file).display(),
+                        evidence.line,
+                    ));
+                }
             }
         }
         text
@@ -613,6 +706,175 @@ fn no_crate_has_a_module_cycle() {
         "module cycles (move the shared part below both modules):\n{}",
         failures.join("\n")
     );
+}
+
+/// The modules of a crate as `docs/architecture.md` lists them, top to
+/// bottom: the bullets under the heading `### `crate``, each starting with
+/// the module's path in backticks. `None` when the crate has no section.
+fn documented_modules(doc: &str, crate_name: &str) -> Option<Vec<String>> {
+    let heading = format!("### `{crate_name}`");
+    let start = doc.lines().position(|line| line.starts_with(&heading))?;
+    let modules = doc
+        .lines()
+        .skip(start + 1)
+        .take_while(|line| !line.starts_with('#'))
+        .filter_map(|line| line.strip_prefix("- `"))
+        .filter_map(|rest| rest.split('`').next())
+        .map(str::to_string)
+        .collect();
+    Some(modules)
+}
+
+/// The first sentence of a file's `//!` comment, for a suggested line.
+fn first_doc_sentence(source: &str) -> String {
+    let text: Vec<&str> = source
+        .lines()
+        .take_while(|line| line.starts_with("//!"))
+        .map(|line| line.trim_start_matches("//!").trim())
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let text = text.join(" ");
+    let end = [". ", ": ", "; "]
+        .iter()
+        .filter_map(|stop| text.find(stop))
+        .min()
+        .unwrap_or(text.len());
+    format!("{}.", text[..end].trim_end_matches('.'))
+}
+
+/// Checks one crate's documented list against its graph: every module
+/// listed once, nothing listed that is not a module, every edge pointing
+/// down the list. Returns the problems, and a list in a working order
+/// (each module with its first doc sentence) to start from.
+fn check_documented_order(crate_name: &str, root: &Path, doc: &str) -> Result<(), String> {
+    let read = |path: &Path| std::fs::read_to_string(path).ok();
+    let files = load_crate(root, &read).expect("the crate loads");
+    let graph = ModuleGraph::build(root, &read).expect("the crate loads");
+    let name = |module: &ModulePath| module.join("::");
+    let modules: Vec<&LoadedFile> = files.iter().filter(|f| !f.module.is_empty()).collect();
+    let listed = documented_modules(doc, crate_name).unwrap_or_default();
+    let position = |module: &ModulePath| listed.iter().position(|m| *m == name(module));
+    let mut problems = Vec::new();
+    for loaded in &modules {
+        if position(&loaded.module).is_none() {
+            problems.push(format!("`{}` is not listed", name(&loaded.module)));
+        }
+    }
+    for (i, entry) in listed.iter().enumerate() {
+        if !modules.iter().any(|f| name(&f.module) == *entry) {
+            problems.push(format!("`{entry}` is listed but is no module"));
+        }
+        if listed[..i].contains(entry) {
+            problems.push(format!("`{entry}` is listed twice"));
+        }
+    }
+    for (source, targets) in &graph.edges {
+        for (target, evidence) in targets {
+            if let (Some(a), Some(b)) = (position(source), position(target))
+                && a >= b
+            {
+                problems.push(format!(
+                    "`{}` uses `{}` listed above it (`{}` at {}:{})",
+                    name(source),
+                    name(target),
+                    evidence.path,
+                    workspace_relative(&evidence.file).display(),
+                    evidence.line
+                ));
+            }
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let suggested: Vec<String> = top_down_order(&graph, &modules)
+        .into_iter()
+        .map(|f| {
+            let source = read(&f.file).unwrap_or_default();
+            format!("- `{}` — {}", name(&f.module), first_doc_sentence(&source))
+        })
+        .collect();
+    Err(format!(
+        "{crate_name}: docs/architecture.md's list is not the code's:\n  {}\n\
+         a list in an order that works (### `{crate_name}`, top to bottom):\n{}",
+        problems.join("\n  "),
+        suggested.join("\n")
+    ))
+}
+
+/// The modules in an order where every edge points down (Kahn's
+/// algorithm, ties by name), modules of a cycle left at the end.
+fn top_down_order<'a>(graph: &ModuleGraph, modules: &[&'a LoadedFile]) -> Vec<&'a LoadedFile> {
+    let mut used_by: BTreeMap<&ModulePath, usize> =
+        modules.iter().map(|f| (&f.module, 0)).collect();
+    for targets in graph.edges.values() {
+        for target in targets.keys() {
+            if let Some(n) = used_by.get_mut(target) {
+                *n += 1;
+            }
+        }
+    }
+    let mut order = Vec::new();
+    let mut placed = BTreeSet::new();
+    while order.len() < modules.len() {
+        // Among the modules ready, the one nearest the last placed (the
+        // longest shared path), so a folder's modules stay together.
+        let last: ModulePath = order
+            .last()
+            .map(|f: &&LoadedFile| f.module.clone())
+            .unwrap_or_default();
+        let shared = |m: &ModulePath| m.iter().zip(&last).take_while(|(a, b)| a == b).count();
+        let next = modules
+            .iter()
+            .filter(|f| !placed.contains(&f.module) && used_by[&f.module] == 0)
+            .min_by_key(|f| (std::cmp::Reverse(shared(&f.module)), f.module.clone()))
+            .or_else(|| modules.iter().find(|f| !placed.contains(&f.module)));
+        let Some(next) = next else { break };
+        placed.insert(next.module.clone());
+        for target in graph
+            .edges
+            .get(&next.module)
+            .into_iter()
+            .flat_map(|t| t.keys())
+        {
+            if let Some(n) = used_by.get_mut(target) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        order.push(*next);
+    }
+    order
+}
+
+/// `docs/architecture.md` lists every module of every crate, top to bottom,
+/// and no module uses one listed above it: the document is the layering.
+#[test]
+fn the_architecture_document_lists_every_module_in_order() {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(workspace.join("docs/architecture.md"))
+        .expect("docs/architecture.md");
+    let failures: Vec<String> = CHECKED_CRATES
+        .iter()
+        .filter(|(_, root)| !root.ends_with("main.rs"))
+        .filter_map(|(crate_name, root)| {
+            check_documented_order(crate_name, &workspace.join(root), &doc).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_documented_list_is_read_from_its_section() {
+    let doc = "### `host` (top to bottom)\n\n- `lobby` — creating games.\n- `turns::submit` — actions.\n\n### `store`\n- `db` — x";
+    assert_eq!(
+        documented_modules(doc, "host"),
+        Some(vec!["lobby".to_string(), "turns::submit".to_string()])
+    );
+    assert_eq!(
+        first_doc_sentence("//! One. Two.\n//! Three.\n\nuse x;"),
+        "One."
+    );
+    assert_eq!(first_doc_sentence("//! The AIs: a, b.\n"), "The AIs.");
 }
 
 /// Every crate of the workspace is in `CHECKED_CRATES`: a new crate is
@@ -771,4 +1033,85 @@ fn a_path_attribute_locates_the_child_file() {
         ("b.rs", "use crate::a::Y; pub struct X;"),
     ]);
     assert_eq!(cycle_names(&graph), ["a -> b -> a"]);
+}
+
+#[test]
+fn methods_of_one_type_spread_over_files_that_call_each_other_are_a_cycle() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod lobby; mod turns; pub struct Host;"),
+        (
+            "lobby.rs",
+            "impl crate::Host { pub fn start(&self) { self.begin_turn(); } fn announce(&self) {} }",
+        ),
+        (
+            "turns.rs",
+            "impl crate::Host { pub(crate) fn begin_turn(&self) { self.announce(); } }",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), ["lobby -> turns -> lobby"]);
+}
+
+#[test]
+fn calls_that_only_go_down_pass_and_receivers_named_after_types_count() {
+    let graph = graph_of(&[
+        (
+            "lib.rs",
+            "mod announce; mod turns; mod view; pub struct Host;",
+        ),
+        (
+            "announce.rs",
+            "impl crate::Host { fn announce(&self) {} } pub struct Board; impl Board { fn draw(&self) {} fn len(&self) -> usize { 0 } }",
+        ),
+        (
+            "turns.rs",
+            "fn resolve(host: &Host, board: Board, b: Board) { host.announce(); board.draw(); b.len(); }",
+        ),
+        (
+            "view.rs",
+            "pub struct View; impl View { fn len(&self) -> usize { 1 } } fn f(v: Vec<u8>, w: View) -> usize { v.len() + w.len() + make().draw() }",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
+    let turns_uses: Vec<&ModulePath> = graph.edges[&vec!["turns".to_string()]].keys().collect();
+    assert_eq!(turns_uses, [&vec!["announce".to_string()]]);
+    // `v`, `w` and a call's result name no type: no edge from `view`.
+    assert!(
+        !graph.edges.contains_key(&vec!["view".to_string()]),
+        "{:?}",
+        graph.edges
+    );
+}
+
+#[test]
+fn associated_calls_and_impl_trait_types_are_read_right() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod a; mod b;"),
+        (
+            "a.rs",
+            "pub struct Seat; impl<'x> Seat { pub fn named() -> Seat { Seat } } fn all() -> impl Iterator<Item = u8> { b_calls() } fn b_calls() {}",
+        ),
+        (
+            "b.rs",
+            "pub struct Desk; impl Desk { fn open(&self) { let _ = Seat::named(); } fn back() {} } fn g(f: impl Fn() -> u8) {}",
+        ),
+    ]);
+    let b_uses: Vec<&ModulePath> = graph.edges[&vec!["b".to_string()]].keys().collect();
+    assert_eq!(b_uses, [&vec!["a".to_string()]]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
+}
+
+#[test]
+fn a_unit_test_driving_its_module_through_the_top_api_is_not_a_call_edge() {
+    let graph = graph_of(&[
+        ("lib.rs", "mod engine; mod fog; pub struct Game;"),
+        (
+            "engine.rs",
+            "impl crate::Game { pub fn new() -> crate::Game { crate::Game } fn hides(&self) { self.seen(); } }",
+        ),
+        (
+            "fog.rs",
+            "impl crate::Game { pub fn seen(&self) {} }\n#[cfg(test)]\nmod tests { #[test] fn t() { let g = Game::new(); g.seen(); } }",
+        ),
+    ]);
+    assert_eq!(cycle_names(&graph), Vec::<String>::new());
 }

@@ -96,7 +96,7 @@ pub fn migrate(
     }
     refuse_live_source(&source, from)?;
     let source = host_on(source, registry()?);
-    let (_, problems) = super::admin::check_problems(&source)?;
+    let (_, problems) = super::inspect::check_problems(&source)?;
     if !problems.is_empty() {
         for p in &problems {
             eprintln!("{p}");
@@ -123,7 +123,7 @@ pub fn migrate(
         }
     }
     let target = host_on(target, registry()?);
-    let (games_checked, problems) = super::admin::check_problems(&target)?;
+    let (games_checked, problems) = super::inspect::check_problems(&target)?;
     if !problems.is_empty() {
         for p in &problems {
             eprintln!("{p}");

@@ -17,6 +17,7 @@ pub mod battle;
 pub mod cards;
 pub mod diplomacy;
 pub mod health;
+pub mod inspect;
 pub mod ladder;
 pub mod map_check;
 pub mod migrate_db;

@@ -24,7 +24,7 @@ mod ai_pool;
 mod ai_threads;
 mod commands;
 mod delivery;
-mod desk;
+mod diplomacy;
 mod dm_channels;
 mod error;
 mod events;
@@ -37,6 +37,9 @@ mod scheduler;
 mod send;
 pub mod shards;
 mod ui;
+
+// The Diplomacy folder's parts the generic ones call by what they do.
+use diplomacy::{desk, press};
 
 pub use ai_pool::ai_workers;
 pub use error::BotError;

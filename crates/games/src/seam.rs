@@ -187,6 +187,25 @@ pub trait Game: Serialize + DeserializeOwned + Clone + Send + Sync + 'static {
     /// (battle: its type chart), shown beside [`Game::rules`]; `None`: the
     /// rules are text only.
     const RULES_IMAGE: Option<&'static str> = None;
+    /// Whether players of this kind write press to each other through the
+    /// bot (kept sealed until the game ends), so front-ends offer it.
+    const HAS_PRESS: bool = false;
+    /// Whether a server's daily deadline (a phase a day at a fixed hour)
+    /// applies to this kind: long games played over weeks.
+    const TAKES_DAILY_DEADLINE: bool = false;
+    /// Whether an action is a list of orders, one a line, that a player may
+    /// send over several messages and ends with `done` (see [`Game::combine`]
+    /// and [`Game::is_final`]), so front-ends explain moves that way.
+    const ORDERS_BY_LINE: bool = false;
+    /// Whether [`Game::rules`] fits its reader's seat (examples with their
+    /// own units), so front-ends say so.
+    const RULES_FIT_THE_READER: bool = false;
+    /// Whether `text` is a vote that ends the game for everyone once all
+    /// agree (Diplomacy's draw), which front-ends confirm before sending.
+    /// The default: this kind has no such vote.
+    fn is_draw_vote(_text: &str) -> bool {
+        false
+    }
     /// The number of seats a game of this kind has.
     fn seat_count(options: &Self::Options) -> usize;
     /// Creates a game from its options and a seed for every random draw.

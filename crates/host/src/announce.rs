@@ -4,7 +4,7 @@
 use super::{GameId, Host, HostError};
 use games::seam::{ActionChoice, Seat};
 use serde::{Deserialize, Serialize};
-use store::{Occupant, PostedMessage, SeatRow};
+use store::{GameRow, Occupant, PostedMessage, SeatRow, Target, Tx};
 
 /// Why an announcement was made; front-ends may style each differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +33,26 @@ pub enum AnnouncementKind {
     Aborted,
     /// A message from another power, relayed by the bot (sent to the user).
     Press,
+}
+
+impl Announcement {
+    /// An announcement of `row`'s game at its current turn with only a
+    /// text: what most announcements are; the others set their board,
+    /// choices, deadline or report on top of it (`..Announcement::of_game`).
+    pub(crate) fn of_game(row: &GameRow, kind: AnnouncementKind, text: String) -> Announcement {
+        Announcement {
+            game_id: row.id,
+            game_kind: row.kind.clone(),
+            channel_id: row.channel_id.clone(),
+            kind,
+            turn: row.turn,
+            text,
+            board: None,
+            choices: Vec::new(),
+            deadline: None,
+            report: None,
+        }
+    }
 }
 
 /// One message for a channel or a user.
@@ -65,6 +85,23 @@ pub struct Announcement {
 }
 
 impl Host {
+    /// Queues a text-only announcement of `row`'s game in its channel, in
+    /// the current transaction.
+    pub(crate) fn announce_to_channel(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        kind: AnnouncementKind,
+        text: String,
+    ) -> Result<(), HostError> {
+        self.announce(
+            tx,
+            row,
+            Target::Channel(row.channel_id.clone()),
+            Announcement::of_game(row, kind, text),
+        )
+    }
+
     /// The message a front-end posted for a game under `key` (`lobby`,
     /// `turn:3`, `thread`), to edit it rather than post again.
     pub fn posted_message(

@@ -11,7 +11,7 @@
 //! turn log and replays do not change.
 
 use super::durations::duration_words;
-use super::turns::{running_game, seat_display};
+use super::shared::{running_game, seat_display};
 use super::{AnnouncementKind, GameId, Host, HostError, game_label, seat_of_user};
 use store::{DeadlineRow, Tx};
 

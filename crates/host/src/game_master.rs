@@ -8,8 +8,8 @@
 use super::announce::is_generic_label;
 use super::durations::{duration_words, time_left_words};
 use super::extend::move_deadline;
+use super::shared::running_game;
 use super::takeover::record_new_occupant;
-use super::turns::running_game;
 use super::{AnnouncementKind, AnyGame, GameId, Host, HostError, game_label};
 use games::seam::Seat;
 use store::{GameRow, Occupant, SeatRow, Tx};

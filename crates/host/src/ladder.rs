@@ -8,6 +8,7 @@
 //! it, from the same models that rate players) and can ask for "an AI at
 //! about 1500" (`~1500` as the level), which seats the nearest level.
 
+use super::registry::KindEntry;
 use super::scoring::SeatOutcome;
 use super::skill::{START_RATING, Skill, WENG_LIN_SCALE};
 use super::{Host, HostError};
@@ -263,6 +264,14 @@ fn asked_rating(text: &str) -> Option<Result<f64, String>> {
 }
 
 impl Host {
+    /// Checks that `kind` offers the AI level `level`; returns it as the
+    /// host will store it.
+    /// `~1500` names the level rated nearest 1500 on the AI ladder.
+    pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
+        let level = self.level_by_rating(kind, level)?;
+        check_level(self.registry.get(kind)?, &level)
+    }
+
     /// The AI ladder this host shows and picks levels from.
     pub fn ai_ladder(&self) -> &AiLadder {
         &self.ai_ladder
@@ -302,6 +311,43 @@ impl Host {
         let entry = self.registry.get(kind)?;
         Ok(self.ai_ladder.standings(entry.name, entry.ai_levels, skill))
     }
+}
+
+/// The longest AI level name accepted, in bytes.
+const MAX_LEVEL_CHARS: usize = 40;
+
+/// Accepts a level the engine lists, or one with another parameter that
+/// the engine says it plays as written (`mc:500` when the engine lists
+/// `mc:1000`; not `default:bogus=1`, which the puzzle refuses, nor a
+/// level kept for tournaments such as the battle's `duct`).
+fn check_level(entry: &KindEntry, asked: &str) -> Result<String, HostError> {
+    let levels = entry.ai_levels;
+    let asked = asked.trim().to_ascii_lowercase();
+    let base = asked.split(':').next().unwrap_or("");
+    // Levels are short (`mc:1000`); a long one is refused, not stored.
+    let offered_base =
+        asked.contains(':') && levels.iter().any(|l| l.split(':').next() == Some(base));
+    if asked.len() <= MAX_LEVEL_CHARS {
+        if levels.contains(&asked.as_str()) {
+            return Ok(asked);
+        }
+        // An offered level with a parameter (`mc:500`): the engine decides,
+        // and its reason is worth more to the player than the list alone.
+        if offered_base {
+            return match (entry.check_ai_level)(&asked) {
+                Ok(()) => Ok(asked),
+                Err(why) => Err(HostError::user(format!(
+                    "The AI level `{asked}` is refused: {why}. Levels: {}.",
+                    levels.join(", ")
+                ))),
+            };
+        }
+    }
+    Err(HostError::user(format!(
+        "There is no AI level `{}`. Levels: {}.",
+        games::clip::clip_typed(&asked),
+        levels.join(", ")
+    )))
 }
 
 #[cfg(test)]

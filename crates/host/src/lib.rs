@@ -12,6 +12,7 @@ pub mod limits;
 mod announce;
 mod clock;
 mod daily_deadline;
+mod diplomacy;
 mod durations;
 mod error;
 mod extend;
@@ -24,7 +25,6 @@ mod lobby;
 mod metrics;
 mod options;
 mod pause;
-mod press;
 mod privacy;
 mod ratings;
 mod registry;
@@ -32,6 +32,7 @@ mod replay;
 mod rules;
 mod scoring;
 mod server_settings;
+mod shared;
 mod skill;
 mod takeover;
 mod turns;
@@ -40,6 +41,9 @@ mod view;
 pub use announce::{Announcement, AnnouncementKind, board_without_repeats, is_generic_label};
 pub use clock::{Clock, ManualClock, SystemClock, ThinkingDeadline};
 pub use daily_deadline::{DAILY_MIN_SPAN_MS, DailyDeadline};
+pub use diplomacy::press::{
+    PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch,
+};
 pub use durations::time_left_words;
 pub use error::HostError;
 pub use game_master::{GAME_MASTER_MAX_EXTENSION_MS, Replacement};
@@ -52,9 +56,8 @@ pub use leave_rules::{
     AwayMode, DEFAULT_AWAY_DAYS, LEAVE_OPTION_KEYS, LeaveRules, MAX_AWAY_DAYS, take_leave_rules,
 };
 pub use metrics::{Census, HostMetrics};
-pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome, names_and};
-pub use press::{PRESS_MAX_CHARS, PRESS_PER_HOUR, PRESS_PER_MINUTE, PressEntry, PressSent, Watch};
-pub use privacy::{FORGOTTEN_PREFIX, Forgotten, PrivacySummary, is_forgotten};
+pub use pause::{LeaveStatus, PauseOutcome, ResumeOutcome};
+pub use privacy::{Forgotten, PrivacySummary};
 pub use ratings::{
     GameRules, KindProfile, LEADERBOARD_PAGE, Leaderboard, LeaderboardEntry, Profile, RecentGame,
     Reliability,
@@ -62,7 +65,8 @@ pub use ratings::{
 pub use registry::{AnyGame, Registry};
 pub use replay::{GameLog, LoggedTurn, ReplayReport};
 pub use scoring::{Scoring, SeatOutcome};
-pub use server_settings::{DAILY_DEADLINE_KINDS, KindDefaults, ServerSettings};
+pub use server_settings::{KindDefaults, ServerSettings};
+pub use shared::{FORGOTTEN_PREFIX, is_forgotten, names_and};
 pub use skill::{
     START_DEVIATION, START_RATING, Skill, WENG_LIN_SCALE, WENG_LIN_START_DEVIATION, update_duel,
     update_multi,

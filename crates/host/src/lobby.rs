@@ -2,7 +2,6 @@
 //! and aborting.
 
 use super::daily_deadline::DailyDeadline;
-use super::registry::KindEntry;
 use super::{
     Announcement, AnnouncementKind, GameId, Host, HostError, NewGame, game_label, require_game,
     seat_of_user,
@@ -11,6 +10,34 @@ use games::seam::Seat;
 use store::{GameRow, GameStatus, NewGameRow, Occupant, SeatRow, Target, Tx};
 
 impl Host {
+    /// Creates a game in a server, applying its settings: a creator who
+    /// named no deadline (`deadline_chosen` false) gets the server's
+    /// default for the kind, and a Diplomacy game the server's daily
+    /// deadline, copied into the game.
+    pub fn create_game_in_server(
+        &self,
+        req: NewGame,
+        deadline_chosen: bool,
+    ) -> Result<GameId, HostError> {
+        let mut req = req;
+        let Some(guild) = req.guild_id.clone() else {
+            return self.create_game(req);
+        };
+        let entry = self.registry.get(&req.kind)?;
+        let kind = entry.name;
+        let settings = self.server_settings(&guild)?;
+        let mut daily = None;
+        if !deadline_chosen {
+            if let Some(secs) = settings.defaults_of(kind).and_then(|d| d.turn_seconds) {
+                req.turn_seconds = Some(secs);
+            }
+            daily = settings
+                .daily_deadline
+                .filter(|_| entry.takes_daily_deadline);
+        }
+        self.create_game_with(req, daily)
+    }
+
     /// Creates a game in a channel (one active game per channel) and, if
     /// asked, seats the creator. Returns the new game's id.
     pub fn create_game(&self, req: NewGame) -> Result<GameId, HostError> {
@@ -110,14 +137,6 @@ impl Host {
         Ok((options, seed))
     }
 
-    /// Checks that `kind` offers the AI level `level`; returns it as the
-    /// host will store it.
-    /// `~1500` names the level rated nearest 1500 on the AI ladder.
-    pub fn check_ai_level(&self, kind: &str, level: &str) -> Result<String, HostError> {
-        let level = self.level_by_rating(kind, level)?;
-        check_level(self.registry.get(kind)?, &level)
-    }
-
     /// Seats a user in a game still in the lobby: the given seat, or the
     /// first free one. Returns the seat.
     pub fn join(
@@ -213,7 +232,7 @@ impl Host {
             let entry = self.registry.get(&row.kind)?;
             let level = match level.map(str::trim).filter(|l| !l.is_empty()) {
                 None => self.default_ai_level(tx, row.guild_id.as_deref(), entry.name)?,
-                Some(l) => check_level(entry, &self.level_by_rating(&row.kind, l)?)?,
+                Some(l) => self.check_ai_level(&row.kind, l)?,
             };
             let seats = tx.seats(game_id)?;
             if row.status == GameStatus::Running {
@@ -303,25 +322,22 @@ impl Host {
                 &row,
                 Target::Channel(row.channel_id.clone()),
                 Announcement {
-                    game_id,
-                    game_kind: row.kind.clone(),
-                    channel_id: row.channel_id.clone(),
-                    kind: AnnouncementKind::Started,
                     turn: 0,
-                    text: format!(
-                        "{} started: {}.\n{}",
-                        game_label(&row),
-                        names.join(", "),
-                        named(&super::announce::status_of_people(
-                            &view.status,
-                            &seats,
-                            |s| engine.seat_name(s)
-                        ))
-                    ),
                     board: Some(named(&view.board)),
-                    choices: Vec::new(),
-                    deadline: None,
-                    report: None,
+                    ..Announcement::of_game(
+                        &row,
+                        AnnouncementKind::Started,
+                        format!(
+                            "{} started: {}.\n{}",
+                            game_label(&row),
+                            names.join(", "),
+                            named(&super::announce::status_of_people(
+                                &view.status,
+                                &seats,
+                                |s| engine.seat_name(s)
+                            ))
+                        ),
+                    )
                 },
             )?;
             self.begin_turn(tx, &row, engine.as_ref(), &seats)?;
@@ -404,32 +420,6 @@ impl Host {
     fn announce_lobby(&self, tx: &Tx<'_>, row: &GameRow, text: String) -> Result<(), HostError> {
         self.announce_to_channel(tx, row, AnnouncementKind::Lobby, text)
     }
-
-    pub(super) fn announce_to_channel(
-        &self,
-        tx: &Tx<'_>,
-        row: &GameRow,
-        kind: AnnouncementKind,
-        text: String,
-    ) -> Result<(), HostError> {
-        self.announce(
-            tx,
-            row,
-            Target::Channel(row.channel_id.clone()),
-            Announcement {
-                game_id: row.id,
-                game_kind: row.kind.clone(),
-                channel_id: row.channel_id.clone(),
-                kind,
-                turn: row.turn,
-                text,
-                board: None,
-                choices: Vec::new(),
-                deadline: None,
-                report: None,
-            },
-        )
-    }
 }
 
 /// The refusal of a new game in a channel that has one in the lobby or running.
@@ -463,41 +453,4 @@ fn require_creator(row: &GameRow, user: &str, what: &str) -> Result<(), HostErro
             game_label(row)
         )))
     }
-}
-
-/// The longest AI level name accepted, in bytes.
-const MAX_LEVEL_CHARS: usize = 40;
-
-/// Accepts a level the engine lists, or one with another parameter that
-/// the engine says it plays as written (`mc:500` when the engine lists
-/// `mc:1000`; not `default:bogus=1`, which the puzzle refuses, nor a
-/// level kept for tournaments such as the battle's `duct`).
-fn check_level(entry: &KindEntry, asked: &str) -> Result<String, HostError> {
-    let levels = entry.ai_levels;
-    let asked = asked.trim().to_ascii_lowercase();
-    let base = asked.split(':').next().unwrap_or("");
-    // Levels are short (`mc:1000`); a long one is refused, not stored.
-    let offered_base =
-        asked.contains(':') && levels.iter().any(|l| l.split(':').next() == Some(base));
-    if asked.len() <= MAX_LEVEL_CHARS {
-        if levels.contains(&asked.as_str()) {
-            return Ok(asked);
-        }
-        // An offered level with a parameter (`mc:500`): the engine decides,
-        // and its reason is worth more to the player than the list alone.
-        if offered_base {
-            return match (entry.check_ai_level)(&asked) {
-                Ok(()) => Ok(asked),
-                Err(why) => Err(HostError::user(format!(
-                    "The AI level `{asked}` is refused: {why}. Levels: {}.",
-                    levels.join(", ")
-                ))),
-            };
-        }
-    }
-    Err(HostError::user(format!(
-        "There is no AI level `{}`. Levels: {}.",
-        games::clip::clip_typed(&asked),
-        levels.join(", ")
-    )))
 }

@@ -24,7 +24,7 @@
 
 use super::durations::time_left_words;
 use super::leave_rules::{AwayMode, LeaveRules};
-use super::turns::{running_game, seat_display};
+use super::shared::{names_and, running_game, seat_display};
 use super::{AnnouncementKind, GameId, Host, HostError, game_label};
 use games::seam::Seat;
 use std::collections::BTreeMap;
@@ -514,35 +514,4 @@ pub(super) fn leave_status(
             .map(|(u, end)| (name_of(&u), end))
             .collect(),
     })
-}
-
-/// "Bob", "Bob and Carol", "Alice, Bob and Carol".
-pub fn names_and(names: &[String]) -> String {
-    names_joined(names, "and")
-}
-
-/// "Alice, Bob or Carol": alternatives as a sentence lists them.
-pub(super) fn names_or(names: &[String]) -> String {
-    names_joined(names, "or")
-}
-
-fn names_joined(names: &[String], word: &str) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} {word} {last}", rest.join(", ")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::names_and;
-
-    #[test]
-    fn names_read_as_a_list() {
-        let n = |v: &[&str]| names_and(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(n(&["Bob"]), "Bob");
-        assert_eq!(n(&["Bob", "Carol"]), "Bob and Carol");
-        assert_eq!(n(&["Alice", "Bob", "Carol"]), "Alice, Bob and Carol");
-    }
 }

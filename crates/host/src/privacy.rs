@@ -11,17 +11,9 @@
 //! to them are deleted (see `store::privacy`). The work is one transaction
 //! for the rows plus one per game still in play.
 
+use super::shared::FORGOTTEN_PREFIX;
 use super::{Host, HostError};
 use store::{GameRow, GameStatus, UserDataCounts};
-
-/// The prefix of a forgotten person's anonymous id.
-pub const FORGOTTEN_PREFIX: &str = "forgotten:";
-
-/// Whether a player id is a forgotten person's anonymous id (never rated,
-/// never mentioned, never sent a message).
-pub fn is_forgotten(player: &str) -> bool {
-    player.starts_with(FORGOTTEN_PREFIX)
-}
 
 /// What is stored about a person, for them to read.
 #[derive(Debug, Clone, Default)]

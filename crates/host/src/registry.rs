@@ -243,6 +243,16 @@ pub struct KindEntry {
     pub board_image: Option<&'static str>,
     /// See [`Game::RULES_IMAGE`]: the name of the renderer of this kind's rules image.
     pub rules_image: Option<&'static str>,
+    /// See [`Game::HAS_PRESS`].
+    pub has_press: bool,
+    /// See [`Game::TAKES_DAILY_DEADLINE`].
+    pub takes_daily_deadline: bool,
+    /// See [`Game::ORDERS_BY_LINE`].
+    pub orders_by_line: bool,
+    /// See [`Game::RULES_FIT_THE_READER`].
+    pub rules_fit_the_reader: bool,
+    /// See [`Game::is_draw_vote`].
+    pub is_draw_vote: fn(&str) -> bool,
     create: CreateFn,
     load: fn(&str) -> Result<Box<dyn AnyGame>, DecodeError>,
     seat_count: fn(&Value) -> Result<usize, OptionsError>,
@@ -432,6 +442,11 @@ impl KindEntry {
             default_turn_seconds: G::DEFAULT_TURN_SECONDS,
             board_image: G::BOARD_IMAGE,
             rules_image: G::RULES_IMAGE,
+            has_press: G::HAS_PRESS,
+            takes_daily_deadline: G::TAKES_DAILY_DEADLINE,
+            orders_by_line: G::ORDERS_BY_LINE,
+            rules_fit_the_reader: G::RULES_FIT_THE_READER,
+            is_draw_vote: G::is_draw_vote,
             create: Box::new(move |options, seed| {
                 let opts = options_of::<G>(options)?;
                 Ok(Box::new(Erased(new_game(opts, seed)?)) as Box<dyn AnyGame>)
@@ -495,6 +510,21 @@ impl Registry {
                 games::battle::Battle::with_roster(&roster, &options, seed)
             }),
         }
+    }
+
+    /// Whether any kind takes `text` as a draw vote ([`Game::is_draw_vote`]).
+    pub fn is_draw_vote_of_any_kind(&self, text: &str) -> bool {
+        self.kinds.iter().any(|k| (k.is_draw_vote)(text))
+    }
+
+    /// The kinds a server's daily deadline applies to
+    /// ([`Game::TAKES_DAILY_DEADLINE`]).
+    pub fn daily_deadline_kinds(&self) -> Vec<&'static str> {
+        self.kinds
+            .iter()
+            .filter(|k| k.takes_daily_deadline)
+            .map(|k| k.name)
+            .collect()
     }
 
     /// The names of all kinds.

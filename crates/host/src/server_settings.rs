@@ -10,17 +10,14 @@
 //!   configured one when the creator names none; a `deadline:` given at
 //!   creation always wins. The default AI level is used by `/game ai`
 //!   without a level and by the AI standing in at a deadline.
-//! - **Daily deadline.** Applies to Diplomacy ([`DAILY_DEADLINE_KINDS`])
-//!   created without a `deadline:`; copied into the game at creation (see
+//! - **Daily deadline.** Applies to the kinds that take one
+//!   (`Game::TAKES_DAILY_DEADLINE`: Diplomacy) created without a `deadline:`; copied into the game at creation (see
 //!   [`super::daily_deadline`]).
 //! - **Ids only.** Role and channel ids; no user id is stored.
 
 use super::daily_deadline::DailyDeadline;
 use super::{GameId, Host, HostError, NewGame};
 use store::{KindDefaultsRow, ScheduleRow, ServerSettingsRow, Tx};
-
-/// The kinds a server's daily deadline applies to.
-pub const DAILY_DEADLINE_KINDS: &[&str] = &["diplomacy"];
 
 /// A server's defaults for one kind of game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,33 +134,6 @@ impl Host {
         Ok(level)
     }
 
-    /// Creates a game in a server, applying its settings: a creator who
-    /// named no deadline (`deadline_chosen` false) gets the server's
-    /// default for the kind, and a Diplomacy game the server's daily
-    /// deadline, copied into the game.
-    pub fn create_game_in_server(
-        &self,
-        req: NewGame,
-        deadline_chosen: bool,
-    ) -> Result<GameId, HostError> {
-        let mut req = req;
-        let Some(guild) = req.guild_id.clone() else {
-            return self.create_game(req);
-        };
-        let kind = self.registry.get(&req.kind)?.name;
-        let settings = self.server_settings(&guild)?;
-        let mut daily = None;
-        if !deadline_chosen {
-            if let Some(secs) = settings.defaults_of(kind).and_then(|d| d.turn_seconds) {
-                req.turn_seconds = Some(secs);
-            }
-            daily = settings
-                .daily_deadline
-                .filter(|_| DAILY_DEADLINE_KINDS.contains(&kind));
-        }
-        self.create_game_with(req, daily)
-    }
-
     fn change_settings_row(
         &self,
         guild_id: &str,
@@ -211,7 +181,7 @@ impl Host {
         Err(HostError::user(format!(
             "Games are not created in this channel on this server. Use `/game new` in {}. \
              (A server manager changes this with `/settings channels`.)",
-            super::pause::names_or(&list)
+            super::shared::names_or(&list)
         )))
     }
 

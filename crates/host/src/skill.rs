@@ -1,6 +1,6 @@
 //! The rating model: a player's skill on the Glicko scale and how one game
 //! changes it (Glicko-2 for two seats, Weng-Lin for more). It sits below
-//! the ratings the host records (`ratings.rs`) and the AI ladder that
+//! the ratings the host records (`ratings/`) and the AI ladder that
 //! compares players with AI levels (`ladder.rs`), which both use it.
 
 use super::scoring::SeatOutcome;

@@ -10,7 +10,7 @@
 //! newcomer and every player still to decide (no final action yet) are
 //! prompted again for the new turn number; those already done are not.
 
-use super::turns::seat_display;
+use super::shared::seat_display;
 use super::{
     AnnouncementKind, AnyGame, GameId, Host, HostError, game_label, require_game, seat_of_user,
 };

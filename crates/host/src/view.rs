@@ -2,7 +2,7 @@
 //! acted (never what), and their own hidden action.
 
 use super::pause::{LeaveStatus, leave_status};
-use super::turns::current_pending;
+use super::shared::current_pending;
 use super::{GameId, Host, HostError, require_game, seat_of_user};
 use games::seam::{Seat, View};
 use store::{GameStatus, Occupant};

@@ -1,12 +1,7 @@
 //! The `games` table: creating, finding, advancing and finishing games.
 
+use super::rows::{GAME_COLUMN_COUNT, GAME_COLUMNS};
 use super::*;
-
-pub(crate) const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
-     state, turn, outcome, turn_seconds, timeout_policy, created_at, updated_at";
-
-/// The number of columns of [`GAME_COLUMNS`].
-pub(crate) const GAME_COLUMN_COUNT: usize = 15;
 
 /// The ids of the games whose lobby message was posted in channel `?1`:
 /// the games created there, wherever they are played now.

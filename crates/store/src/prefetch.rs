@@ -15,7 +15,7 @@
 //! (see `PgTx::forget_written`).
 
 use super::db::{Row, Value, args};
-use super::games::{GAME_COLUMN_COUNT, GAME_COLUMNS};
+use super::rows::{GAME_COLUMN_COUNT, GAME_COLUMNS};
 use super::{StoreError, Tx};
 use std::sync::LazyLock;
 

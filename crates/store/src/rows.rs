@@ -2,6 +2,13 @@
 
 use super::StoreError;
 
+/// The `games` columns [`RawGame::from_row`] reads, in its order.
+pub(crate) const GAME_COLUMNS: &str = "id, kind, guild_id, channel_id, creator_id, status, options, seed, \
+     state, turn, outcome, turn_seconds, timeout_policy, created_at, updated_at";
+
+/// The number of columns of [`GAME_COLUMNS`].
+pub(crate) const GAME_COLUMN_COUNT: usize = 15;
+
 /// Where a game is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]

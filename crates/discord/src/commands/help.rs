@@ -3,7 +3,7 @@
 
 use crate::BotError;
 use crate::Context;
-use crate::ui::help::{HelpPlace, help_text};
+use crate::ui::help::{HelpPlace, MoveStyle, help_text};
 use crate::ui::messages;
 use host::{GameStatus, Host, HostError};
 
@@ -45,11 +45,18 @@ fn help_place(h: &Host, in_dm: bool, channel: &str, user: &str) -> Result<HelpPl
         });
     }
     let playing = h.view(g.id, Some(user))?.viewer_seat.is_some();
-    let moves_in_channel = h.registry().get(&g.kind)?.moves_in_channel;
+    let entry = h.registry().get(&g.kind)?;
+    let moves = match (entry.orders_by_line, entry.moves_in_channel) {
+        (true, _) => MoveStyle::OrdersByLine,
+        (false, true) => MoveStyle::InChannel,
+        (false, false) => MoveStyle::ByDm,
+    };
     Ok(HelpPlace::Game {
         label: host::game_label(&g),
         kind: g.kind,
         playing,
-        moves_in_channel,
+        moves,
+        has_press: entry.has_press,
+        rules_fit_the_reader: entry.rules_fit_the_reader,
     })
 }

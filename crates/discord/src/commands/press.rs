@@ -1,5 +1,5 @@
 //! `/press`: a message to other powers of a Diplomacy game, relayed by DM.
-use crate::ui::press::receipt_text;
+use crate::press::receipt_text;
 
 use crate::BotError;
 use crate::Context;

@@ -261,6 +261,15 @@ pub fn rules_of(
     }))
 }
 
+/// Whether players of `kind` write press (`Game::HAS_PRESS`).
+pub fn has_press(ctx: &Context<'_>, kind: &str) -> bool {
+    ctx.data()
+        .host
+        .registry()
+        .get(kind)
+        .is_ok_and(|k| k.has_press)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

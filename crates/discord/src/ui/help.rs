@@ -30,9 +30,24 @@ pub enum HelpPlace {
         kind: String,
         /// Whether the asking user plays in it.
         playing: bool,
-        /// Whether its moves are made in the channel (buttons) rather than by DM.
-        moves_in_channel: bool,
+        /// How its players make their moves.
+        moves: MoveStyle,
+        /// Whether its players write press to each other (`/press`).
+        has_press: bool,
+        /// Whether `/rules` fits the reader's own seat.
+        rules_fit_the_reader: bool,
     },
+}
+
+/// How the players of a kind make their moves, from its engine's seam.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveStyle {
+    /// Orders by DM, one a line, ended with `done` (`Game::ORDERS_BY_LINE`).
+    OrdersByLine,
+    /// With the buttons of a prompt in the game's thread (`Game::MOVES_IN_CHANNEL`).
+    InChannel,
+    /// Hidden, with the buttons of a DM prompt.
+    ByDm,
 }
 
 /// The answer to `/help` in `place`.
@@ -60,13 +75,20 @@ pub fn help_text(place: &HelpPlace) -> String {
             label,
             kind,
             playing: true,
-            moves_in_channel,
+            moves,
+            has_press,
+            rules_fit_the_reader,
         } => format!(
-            "**You play in {label}.** {}\n`/game status` shows whose move it is, `/game extend` \
+            "**You play in {label}.** {}{}\n`/game status` shows whose move it is, `/game extend` \
              asks for more time, `/game away` says you are away, `/game forfeit` gives up.\n\
              `/rules {kind}` shows the rules{}.",
-            how_to_move(kind, *moves_in_channel),
-            if kind == "diplomacy" {
+            how_to_move(*moves),
+            if *has_press {
+                " `/press` writes to the other players."
+            } else {
+                ""
+            },
+            if *rules_fit_the_reader {
                 " with examples for your own units"
             } else {
                 ""
@@ -91,16 +113,17 @@ pub fn greeting_text(kinds: &[&str]) -> String {
     )
 }
 
-/// How a player of `kind` makes a move.
-fn how_to_move(kind: &str, moves_in_channel: bool) -> &'static str {
-    match (kind, moves_in_channel) {
-        ("diplomacy", _) => {
+/// How a player makes a move, by the kind's move style.
+fn how_to_move(moves: MoveStyle) -> &'static str {
+    match moves {
+        MoveStyle::OrdersByLine => {
             "Write your orders to me by DM, one per line (`A Par - Bur`), or use the menus of \
-             my DM prompt; `/orders` lists them; send `done` when finished. `/press` writes \
-             to other powers."
+             my DM prompt; `/orders` lists them; send `done` when finished."
         }
-        (_, true) => "Make your move with the buttons of the prompt in the game's thread.",
-        (_, false) => {
+        MoveStyle::InChannel => {
+            "Make your move with the buttons of the prompt in the game's thread."
+        }
+        MoveStyle::ByDm => {
             "Your moves are hidden: make them with the buttons of my DM prompt (or `/move`)."
         }
     }
@@ -143,7 +166,9 @@ mod tests {
                 label: "diplomacy #3".into(),
                 kind: "diplomacy".into(),
                 playing: true,
-                moves_in_channel: false,
+                moves: MoveStyle::OrdersByLine,
+                has_press: true,
+                rules_fit_the_reader: true,
             },
         ];
         let wanted = ["diplomacy #3", "/game new", "Join", "done"];

@@ -5,7 +5,6 @@
 pub mod components;
 pub mod help;
 pub mod messages;
-pub mod press;
 pub mod privacy;
 pub mod replay;
 pub mod settings;

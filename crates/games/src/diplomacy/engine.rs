@@ -26,6 +26,14 @@ impl Game for Diplomacy {
     const MIN_TURN_SECONDS: u64 = 600;
     const DEFAULT_TURN_SECONDS: u64 = 86_400;
     const BOARD_IMAGE: Option<&'static str> = Some("diplomacy-map");
+    const HAS_PRESS: bool = true;
+    const TAKES_DAILY_DEADLINE: bool = true;
+    const ORDERS_BY_LINE: bool = true;
+    const RULES_FIT_THE_READER: bool = true;
+
+    fn is_draw_vote(text: &str) -> bool {
+        super::game::is_draw_vote(text)
+    }
 
     /// The map's powers in the full game; a variant's or `powers`' count
     /// otherwise (invalid options are refused by `new_game`, which says why).
@@ -91,15 +99,11 @@ impl Game for Diplomacy {
     }
 
     fn seat_name(&self, seat: Seat) -> String {
-        self.power_of_seat(seat)
-            .map(|p| self.power_name(p).to_string())
-            .unwrap_or_else(|| format!("Seat {seat}"))
+        self.seat_label(seat)
     }
 
     fn awaiting(&self) -> Vec<Seat> {
-        (0..self.seats.len())
-            .filter(|&seat| self.power_needs_to_act(self.seats[seat]))
-            .collect()
+        self.seats_to_act()
     }
 
     /// Each line is an order, or one of `done`, `clear`, `draw`, `no draw`.

@@ -2,6 +2,7 @@
 
 use crate::BotError;
 use crate::Context;
+use crate::commands::shared::has_press;
 use crate::commands::shared::played_in;
 use crate::commands::shared::say;
 use crate::commands::shared::shown_game;
@@ -63,7 +64,7 @@ pub async fn history(
         .host(move |h| h.history(gid, page, Some(&user)))
         .await?;
     // The press is part of the game's story once it is over (sealed before).
-    let press = if g.kind == "diplomacy"
+    let press = if has_press(&ctx, &g.kind)
         && matches!(g.status, GameStatus::Finished | GameStatus::Aborted)
     {
         format!("The press of this game: `/game press id:{}`.\n", g.id)

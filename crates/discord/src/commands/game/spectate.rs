@@ -3,10 +3,11 @@
 
 use crate::BotError;
 use crate::Context;
+use crate::commands::shared::has_press;
 use crate::commands::shared::played_in;
 use crate::commands::shared::shown_game;
+use crate::press::log_pages;
 use crate::ui::messages;
-use crate::ui::press::log_pages;
 
 /// Sends `text` as ephemeral follow-ups (the command deferred), split at
 /// Discord's limit.
@@ -63,7 +64,7 @@ pub async fn watch(
             text.push_str("\n\n");
             text.push_str(&log_pages(gid, log)[0]);
         }
-        None if w.view.kind == "diplomacy" => {
+        None if has_press(&ctx, &w.view.kind) => {
             text.push_str("\n\nThe press of this game is revealed here once it ends.");
         }
         None => {}

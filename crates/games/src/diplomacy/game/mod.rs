@@ -40,7 +40,9 @@
 mod detail;
 mod fog;
 mod guide;
+mod legality;
 mod menu;
+mod order_choice;
 mod phases;
 mod press_rule;
 mod state;
@@ -50,7 +52,7 @@ mod view;
 
 pub use detail::{AdjudicatedOrder, PhaseDetail};
 pub use fog::order_provinces;
-pub use menu::OrderChoice;
+pub use order_choice::OrderChoice;
 pub use press_rule::PressRule;
 pub use validate::is_draw_vote;
 pub use variant::{Setup, is_fog_variant, setup};

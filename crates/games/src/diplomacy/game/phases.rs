@@ -8,11 +8,20 @@ use crate::diplomacy::judge::{
     adjust::adjustment_count,
 };
 use crate::diplomacy::order::{Order, loc_name, unit_name};
-use crate::seam::{Game, Outcome, Seat, TurnReport};
+use crate::seam::{Outcome, Seat, TurnReport};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 impl Diplomacy {
+    /// The seats whose powers have something to decide in this phase
+    /// (what the seam's `awaiting` answers).
+    pub(in crate::diplomacy) fn seats_to_act(&self) -> Vec<Seat> {
+        (0..self.seats.len())
+            .filter(|&seat| self.power_needs_to_act(self.seats[seat]))
+            .collect()
+    }
+
+    /// Whether `p` has something to decide in this phase.
     pub(in crate::diplomacy) fn power_needs_to_act(&self, p: Power) -> bool {
         if self.disorder[p.index()] || self.outcome.is_some() {
             return false;
@@ -80,7 +89,7 @@ impl Diplomacy {
         self.season = Season::Winter;
         self.phase = PhaseKind::Adjustment;
         let _ = m;
-        if self.awaiting().is_empty() {
+        if self.seats_to_act().is_empty() {
             // Nobody has to decide anything; waived builds need no phase.
             self.next_year(report);
         }

@@ -2,14 +2,47 @@
 //! occupied and standoff provinces, legal builds, and the orders a phase
 //! adjudicates.
 
-use super::{Diplomacy, DiplomacyAction, STALL_YEARS, Season};
+use super::{Diplomacy, STALL_YEARS, Season};
 use crate::diplomacy::geo::{Bits, Map, Power};
 use crate::diplomacy::judge::{Dislodgement, PhaseKind, adjust::check_build};
 use crate::diplomacy::order::{Order, Unit, UnitKind};
 use crate::seam::Seat;
-use std::collections::BTreeMap;
 
 impl Diplomacy {
+    /// The units of `power` that must be ordered this phase and have no
+    /// order among `orders` (movement: its units; retreats: its dislodged
+    /// units; adjustments: none, builds and removals are counted instead).
+    pub fn units_without_orders(&self, power: Power, orders: &[Order]) -> Vec<Unit> {
+        let m = self.map();
+        let ordered = |u: &Unit| {
+            orders
+                .iter()
+                .any(|o| matches!(o, Order::Unit { at, .. } if m.prov_of(*at) == m.prov_of(u.loc)))
+        };
+        match self.phase {
+            PhaseKind::Movement => self
+                .units
+                .iter()
+                .filter(|u| u.power == power && !ordered(u))
+                .copied()
+                .collect(),
+            PhaseKind::Retreat => self
+                .dislodged
+                .iter()
+                .map(|d| d.unit)
+                .filter(|u| u.power == power && !ordered(u))
+                .collect(),
+            PhaseKind::Adjustment => Vec::new(),
+        }
+    }
+
+    /// A seat's name: its power's (what the seam's `seat_name` answers).
+    pub(in crate::diplomacy) fn seat_label(&self, seat: Seat) -> String {
+        self.power_of_seat(seat)
+            .map(|p| self.power_name(p).to_string())
+            .unwrap_or_else(|| format!("Seat {seat}"))
+    }
+
     /// The map the game is played on.
     pub fn map(&self) -> &'static Map {
         self.map.get()
@@ -163,29 +196,6 @@ impl Diplomacy {
         self.units
             .iter()
             .fold(0, |b, u| b | 1u128 << self.map().prov_of(u.loc))
-    }
-
-    /// The orders a phase adjudicates from the powers' actions: each power's
-    /// orders in seat order, re-checked against the position so anything no
-    /// longer legal is dropped. `resolve` and the exported phase records
-    /// both use it, so an export replays exactly what was adjudicated.
-    pub fn orders_to_adjudicate(
-        &self,
-        actions: &BTreeMap<Seat, DiplomacyAction>,
-    ) -> Vec<(Power, Order)> {
-        let m = self.map();
-        let mut orders = Vec::new();
-        for (&seat, a) in actions {
-            let Some(p) = self.power_of_seat(seat) else {
-                continue;
-            };
-            for o in &a.orders {
-                if self.check_line(p, &o.canonical(m)).is_ok() {
-                    orders.push((p, *o));
-                }
-            }
-        }
-        orders
     }
 
     /// Provinces where a standoff left them empty this phase (no retreats there).

@@ -5,7 +5,7 @@ use super::{Diplomacy, DiplomacyAction};
 use crate::diplomacy::geo::{Bits, Power};
 use crate::diplomacy::judge::{PhaseKind, adjust::adjustment_count, retreat::retreat_options};
 use crate::diplomacy::order::{Order, OrderKind, Unit, unit_name};
-use crate::seam::{ActionChoice, ChoiceStyle, Game, Outcome, Seat, View};
+use crate::seam::{ActionChoice, ChoiceStyle, Outcome, Seat, View};
 use std::fmt::Write;
 
 impl Diplomacy {
@@ -21,7 +21,7 @@ impl Diplomacy {
         let board = self.board_text(shown);
         let status = self.status_line();
         let choices = match (viewer, power) {
-            (Some(seat), Some(p)) if self.awaiting().contains(&seat) => {
+            (Some(seat), Some(p)) if self.seats_to_act().contains(&seat) => {
                 self.seen_by(p).choices_for(seat)
             }
             _ => Vec::new(),
@@ -91,18 +91,22 @@ impl Diplomacy {
     /// Who won or drew, or whom the phase waits for.
     fn status_line(&self) -> String {
         match &self.outcome {
-            Some(Outcome::Win(s)) => format!("{} won.", self.seat_name(*s)),
+            Some(Outcome::Win(s)) => format!("{} won.", self.seat_label(*s)),
             Some(Outcome::Draw(s)) => {
                 format!(
                     "Draw between {}.",
                     s.iter()
-                        .map(|&x| self.seat_name(x))
+                        .map(|&x| self.seat_label(x))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
             }
             None => {
-                let w: Vec<String> = self.awaiting().iter().map(|&s| self.seat_name(s)).collect();
+                let w: Vec<String> = self
+                    .seats_to_act()
+                    .iter()
+                    .map(|&s| self.seat_label(s))
+                    .collect();
                 format!("{}: waiting for {}.", self.phase_name(), w.join(", "))
             }
         }
@@ -195,33 +199,6 @@ impl Diplomacy {
 }
 
 impl Diplomacy {
-    /// The units of `power` that must be ordered this phase and have no
-    /// order among `orders` (movement: its units; retreats: its dislodged
-    /// units; adjustments: none, builds and removals are counted instead).
-    pub fn units_without_orders(&self, power: Power, orders: &[Order]) -> Vec<Unit> {
-        let m = self.map();
-        let ordered = |u: &Unit| {
-            orders
-                .iter()
-                .any(|o| matches!(o, Order::Unit { at, .. } if m.prov_of(*at) == m.prov_of(u.loc)))
-        };
-        match self.phase {
-            PhaseKind::Movement => self
-                .units
-                .iter()
-                .filter(|u| u.power == power && !ordered(u))
-                .copied()
-                .collect(),
-            PhaseKind::Retreat => self
-                .dislodged
-                .iter()
-                .map(|d| d.unit)
-                .filter(|u| u.power == power && !ordered(u))
-                .collect(),
-            PhaseKind::Adjustment => Vec::new(),
-        }
-    }
-
     /// [`Game::describe_action`]: the pending orders once each in canonical
     /// form, the units still without one, the draw vote and readiness, then
     /// what the last message changed and each line it refused, once, with

@@ -13,8 +13,8 @@
 //! power only, and nothing else this module writes names the sender's
 //! player; the sender's receipt goes to the sender alone.
 
-use super::view::GameView;
-use super::{
+use crate::view::GameView;
+use crate::{
     Announcement, AnnouncementKind, GameId, Host, HostError, game_label, require_game, seat_of_user,
 };
 use games::diplomacy::game::PressRule;
@@ -337,18 +337,7 @@ impl Host {
                         tx,
                         row,
                         Target::User(u.clone()),
-                        Announcement {
-                            game_id: row.id,
-                            game_kind: row.kind.clone(),
-                            channel_id: row.channel_id.clone(),
-                            kind: AnnouncementKind::Press,
-                            turn: row.turn,
-                            text: body.to_string(),
-                            board: None,
-                            choices: Vec::new(),
-                            deadline: None,
-                            report: None,
-                        },
+                        Announcement::of_game(row, AnnouncementKind::Press, body.to_string()),
                     )?;
                     sent.delivered.push(name);
                 }
