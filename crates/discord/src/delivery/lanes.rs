@@ -14,7 +14,6 @@
 //! again at once, two edits of the thread's five in five seconds for
 //! nothing).
 
-use crate::delivery::LaneEnd;
 use crate::delivery::home_order::HomeOrder;
 use host::{AnnouncementKind, OutboxItem, Target};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -82,6 +81,18 @@ pub(crate) struct Ready {
     pub rows: Vec<OutboxItem>,
     /// Rows nobody would see (superseded): marked sent without a request.
     pub superseded: Vec<i64>,
+}
+
+/// How a lane ended.
+pub(crate) enum LaneEnd {
+    /// Every row it had was delivered (or is not ours).
+    Delivered,
+    /// A row must be tried again later; the rows after it wait with it.
+    /// With the wait a 429 asked for, the lane waits that long instead of
+    /// its back-off.
+    Retry(Option<std::time::Duration>),
+    /// The bot is stopping; the row in hand was finished first.
+    Stopped,
 }
 
 /// A lane waiting after a failed delivery.

@@ -50,7 +50,7 @@ use crate::Data;
 use crate::pacing::global_rate::Urgency;
 use home_order::{HomeProgress, HomeWaiter};
 use host::{AnnouncementKind, OutboxItem};
-use lanes::{DmKinds, LaneKey, Lanes, MAX_IDLE, Ready, Stream};
+use lanes::{DmKinds, LaneEnd, LaneKey, Lanes, MAX_IDLE, Ready, Stream};
 use outbox::{Fate, deliver};
 use poise::serenity_prelude::Http;
 use std::sync::Arc;
@@ -70,18 +70,6 @@ const MAX_LANES: usize = 256;
 
 /// The rows one claim reads (of at most the host's claimed games).
 const CLAIM_ROWS: u32 = 500;
-
-/// How a lane ended.
-pub(crate) enum LaneEnd {
-    /// Every row it had was delivered (or is not ours).
-    Delivered,
-    /// A row must be tried again later; the rows after it wait with it.
-    /// With the wait a 429 asked for, the lane waits that long instead of
-    /// its back-off.
-    Retry(Option<std::time::Duration>),
-    /// The bot is stopping; the row in hand was finished first.
-    Stopped,
-}
 
 /// Runs until the bot stops: each lane sees the stop between two rows, so
 /// the rows in hand are delivered and marked sent first.
