@@ -207,8 +207,20 @@ impl Data {
         route: &'static str,
         request: impl std::future::Future<Output = T>,
     ) -> T {
+        let asked = std::time::Instant::now();
         self.global_rate.wait().await;
-        self.rest_metrics.timed(route, request).await
+        let paced = asked.elapsed();
+        let out = self.rest_metrics.timed(route, request).await;
+        // The wait for the global pace apart from the request (whose time
+        // includes serenity's waits for the route's bucket): what a slow
+        // delivery spent where.
+        tracing::debug!(
+            route,
+            pace_ms = paced.as_millis() as u64,
+            ms = (asked.elapsed() - paced).as_millis() as u64,
+            "REST request"
+        );
+        out
     }
 }
 

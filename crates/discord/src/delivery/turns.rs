@@ -192,6 +192,9 @@ fn status_line(a: &Announcement) -> String {
 
 /// A person moved: the turn's opening message says who it still waits for
 /// (edited), or a status message is posted when there is none to edit.
+/// Not once the turn has resolved: the next turn's message would take the
+/// line off again at once, two of the thread's five edits in five seconds
+/// spent on a line nobody reads.
 pub(super) async fn waiting(
     http: &Http,
     data: &Data,
@@ -199,6 +202,18 @@ pub(super) async fn waiting(
     a: &Announcement,
 ) -> Result<(), serenity::Error> {
     let g = a.game_id;
+    if data
+        .host(move |h| h.game(g))
+        .await
+        .is_ok_and(|now| now.turn != a.turn)
+    {
+        tracing::debug!(
+            game_id = g,
+            turn = a.turn,
+            "status line skipped: the turn has resolved"
+        );
+        return Ok(());
+    }
     let line = status_line(a);
     let key = turn_key(a.turn);
     if let Some(m) = posted(data, g, &key).await
