@@ -183,28 +183,23 @@ fn a_bad_environment_variable_is_named_in_japanese() {
         run(dir.path(), JA, &env, &["check"]),
         "gamehost: 環境変数 GAMEHOST_AI_BUDGET_MS=fast: ミリ秒単位の整数を指定してください"
     );
-    let line = run(
-        dir.path(),
-        JA,
-        &[("GAMEHOST_DATABSE_PATH", "x.db")],
-        &["check"],
-    );
-    assert!(
-        line.contains(
-            "環境変数 GAMEHOST_DATABSE_PATH=x.db: `databse` という設定のセクションはありません。"
-        ) && line.contains("<SECTION> は database、discord、"),
-        "{line}"
-    );
-    let line = run(
-        dir.path(),
-        JA,
-        &[("GAMEHOST_DISCORD_REQUESTS_PER_SECOND", "50")],
-        &["check"],
-    );
-    assert!(
-        line.contains("1 から 45 までの数を指定してください"),
-        "{line}"
-    );
+    for (var, value, says) in [
+        (
+            "GAMEHOST_DATABSE_PATH",
+            "x.db",
+            "環境変数 GAMEHOST_DATABSE_PATH=x.db: `databse` という設定のセクションはありません。\
+             環境変数の名前は GAMEHOST_<SECTION>_<KEY> の形で、<SECTION> は database、discord、",
+        ),
+        (
+            "GAMEHOST_DISCORD_REQUESTS_PER_SECOND",
+            "50",
+            "環境変数 GAMEHOST_DISCORD_REQUESTS_PER_SECOND=50: 0（既定値の 40）か、1 から 45 までの数を指定してください。",
+        ),
+    ] {
+        let line = run(dir.path(), JA, &[(var, value)], &["check"]);
+        assert!(line.contains(says), "{line}");
+        assert!(!has_english_sentence(&line), "{line}");
+    }
 }
 
 /// Neither a token in the file nor one in the environment shows in a

@@ -46,12 +46,6 @@ impl Error for Said {
     }
 }
 
-impl From<Message> for Said {
-    fn from(message: Message) -> Said {
-        Said::new(message)
-    }
-}
-
 /// The operator's language: the first of `LC_ALL`, `LC_MESSAGES`, `LANG`
 /// that is set decides; English for any language without a catalogue.
 pub fn operator_lang() -> Lang {
