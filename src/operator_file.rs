@@ -6,6 +6,7 @@
 //! eating memory or printing secrets.
 
 use games::battle::rules::data::{Roster, RosterError};
+use i18n::{Message, Names, msg};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -16,68 +17,69 @@ pub const MAX_ROSTER_BYTES: u64 = 1024 * 1024;
 /// what it holds.
 #[derive(Debug, thiserror::Error)]
 pub enum OperatorFileError {
-    /// Opening or reading failed (missing, no permission, ...).
-    #[error("{what} {path}: cannot read it: {reason}")]
-    Unreadable {
+    /// Missing, unreadable, not a regular file (a directory, FIFO, socket
+    /// or device), larger than the limit, or not UTF-8 text.
+    #[error("{what} {path}: {}", i18n::render(i18n::Lang::En, .problem))]
+    Refused {
         /// What the file is for ("roster file").
         what: &'static str,
         /// The path as given.
         path: PathBuf,
-        /// The system's reason.
-        reason: String,
-    },
-    /// A directory, FIFO, socket or device.
-    #[error("{what} {path}: is {kind}, not a regular file; give the path of the file itself")]
-    NotRegular {
-        /// What the file is for.
-        what: &'static str,
-        /// The path as given.
-        path: PathBuf,
-        /// "a directory", "a FIFO", ...
-        kind: &'static str,
-    },
-    /// Larger than the limit.
-    #[error("{what} {path}: is larger than {limit} bytes; is it the right file?")]
-    TooLarge {
-        /// What the file is for.
-        what: &'static str,
-        /// The path as given.
-        path: PathBuf,
-        /// The limit in bytes.
-        limit: u64,
-    },
-    /// Not UTF-8 text.
-    #[error("{what} {path}: is not UTF-8 text; is it the right file?")]
-    NotText {
-        /// What the file is for.
-        what: &'static str,
-        /// The path as given.
-        path: PathBuf,
+        /// What was wrong and what would be right (`operator-file-*`).
+        problem: Message,
     },
     /// Read, but the rule data in it is wrong.
     #[error(transparent)]
     Roster(#[from] RosterError),
 }
 
+impl OperatorFileError {
+    /// What was wrong with the file, without its name, for a message that
+    /// names the file itself (the config's); `None` for rule data.
+    pub fn problem(&self) -> Option<&Message> {
+        match self {
+            OperatorFileError::Refused { problem, .. } => Some(problem),
+            OperatorFileError::Roster(_) => None,
+        }
+    }
+}
+
 /// What kind of non-regular file this is, for the message.
-fn kind_of(t: std::fs::FileType) -> &'static str {
+fn kind_of(t: std::fs::FileType) -> Message {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if t.is_fifo() {
-            return "a FIFO";
+            return Message::new("operator-file-kind-fifo");
         }
         if t.is_char_device() || t.is_block_device() {
-            return "a device";
+            return Message::new("operator-file-kind-device");
         }
         if t.is_socket() {
-            return "a socket";
+            return Message::new("operator-file-kind-socket");
         }
     }
     if t.is_dir() {
-        "a directory"
+        Message::new("operator-file-kind-directory")
     } else {
-        "not a regular file"
+        Message::new("operator-file-kind-other")
+    }
+}
+
+/// What the system said about a file: its own words in English, and in
+/// another language the catalogue's for the common cases.
+pub fn system_reason(e: &std::io::Error) -> Names {
+    use std::io::ErrorKind;
+    let id = match e.kind() {
+        ErrorKind::NotFound => Some("operator-io-not-found"),
+        ErrorKind::PermissionDenied => Some("operator-io-permission-denied"),
+        ErrorKind::IsADirectory => Some("operator-io-is-a-directory"),
+        ErrorKind::ReadOnlyFilesystem => Some("operator-io-read-only"),
+        _ => None,
+    };
+    Names {
+        en: e.to_string(),
+        ja: id.map(|id| i18n::text(i18n::Lang::Ja, id)),
     }
 }
 
@@ -90,20 +92,21 @@ pub fn read_bounded(
     limit: u64,
     what: &'static str,
 ) -> Result<String, OperatorFileError> {
-    let unreadable = |e: std::io::Error| OperatorFileError::Unreadable {
+    let refused = |problem: Message| OperatorFileError::Refused {
         what,
         path: path.to_path_buf(),
-        reason: e.to_string(),
+        problem,
     };
+    let unreadable =
+        |e: std::io::Error| refused(msg!("operator-file-unreadable", reason = system_reason(&e)));
     let regular = |meta: &std::fs::Metadata| {
         if meta.is_file() {
             Ok(())
         } else {
-            Err(OperatorFileError::NotRegular {
-                what,
-                path: path.to_path_buf(),
-                kind: kind_of(meta.file_type()),
-            })
+            Err(refused(msg!(
+                "operator-file-not-regular",
+                kind = kind_of(meta.file_type())
+            )))
         }
     };
     regular(&std::fs::metadata(path).map_err(unreadable)?)?;
@@ -114,16 +117,12 @@ pub fn read_bounded(
         .read_to_end(&mut bytes)
         .map_err(unreadable)?;
     if bytes.len() as u64 > limit {
-        return Err(OperatorFileError::TooLarge {
-            what,
-            path: path.to_path_buf(),
-            limit,
-        });
+        return Err(refused(msg!(
+            "operator-file-too-large",
+            limit = limit.to_string()
+        )));
     }
-    String::from_utf8(bytes).map_err(|_| OperatorFileError::NotText {
-        what,
-        path: path.to_path_buf(),
-    })
+    String::from_utf8(bytes).map_err(|_| refused(Message::new("operator-file-not-text")))
 }
 
 /// Reads and checks a roster file the operator named.

@@ -9,7 +9,9 @@ fn gamehost() -> Command {
     // Keep the developer's own settings out of the tests.
     c.env_remove("DISCORD_TOKEN")
         .env_remove("GAMEHOST_DISCORD_TOKEN")
-        .env_remove("GAMEHOST_CONFIG");
+        .env_remove("GAMEHOST_CONFIG")
+        // The English errors these tests read, whatever the developer's locale.
+        .env("LC_ALL", "C");
     c
 }
 

@@ -14,6 +14,8 @@ fn gamehost(dir: &Path) -> Command {
         .env_remove("GAMEHOST_DISCORD_TOKEN")
         .env_remove("GAMEHOST_CONFIG")
         .env_remove("RUST_LOG")
+        // The English errors these tests read, whatever the developer's locale.
+        .env("LC_ALL", "C")
         .env("USER", "tester")
         .current_dir(dir)
         .stdin(Stdio::null());

@@ -51,6 +51,8 @@ fn gamehost(dir: &Path) -> Command {
         .env_remove("GAMEHOST_DISCORD_TOKEN")
         .env_remove("GAMEHOST_CONFIG")
         .env_remove("GAMEHOST_DATABASE_URL")
+        // The English errors these tests read, whatever the developer's locale.
+        .env("LC_ALL", "C")
         .env("RUST_LOG", "debug")
         .current_dir(dir)
         .stdin(Stdio::null());

@@ -1,5 +1,5 @@
-//! Every `gamehost ...` command line that `README.md` and `docs/**/*.md`
-//! show names a real subcommand and real flags.
+//! Every `gamehost ...` command line that `README.md`, `README.ja.md` and
+//! `docs/**/*.md` show names a real subcommand and real flags.
 //!
 //! The command lines are found in fenced code blocks (unmarked or marked as
 //! shell; a `text` block such as a diagram is not read), indented ones and in
@@ -140,9 +140,10 @@ fn parse_help(text: &str) -> HelpPage {
     page
 }
 
-/// `README.md` and every Markdown file under `docs/`, sorted.
+/// `README.md`, its translations (`README.ja.md`) and every Markdown
+/// file under `docs/`, sorted.
 fn markdown_files(root: &Path) -> Vec<PathBuf> {
-    let mut files = vec![root.join("README.md")];
+    let mut files = vec![root.join("README.md"), root.join("README.ja.md")];
     let mut folders = vec![root.join("docs")];
     while let Some(folder) = folders.pop() {
         for entry in std::fs::read_dir(&folder).expect("read docs/") {
@@ -455,6 +456,12 @@ fn every_documented_command_exists() {
         commands.len() >= 40,
         "only {} commands found",
         commands.len()
+    );
+    // The Japanese README shows the same commands as the English one.
+    let in_japanese = commands.iter().filter(|c| c.file == "README.ja.md").count();
+    assert!(
+        in_japanese >= 10,
+        "only {in_japanese} commands found in README.ja.md"
     );
     let failed = failures(&commands, &mut HelpPages::new());
     assert!(

@@ -6,8 +6,10 @@
 //! would break games.
 
 use super::inspect::{host_on, inspect};
+use super::said::Said;
 use crate::config::Config;
 use anyhow::{Context, bail};
+use i18n::{Message, msg};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use store::{Store, schema_version_known};
@@ -48,10 +50,7 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     // Bad flags are refused before anything is opened or logged in.
     let shards = args.shard_range()?;
     if config.token().is_none() {
-        bail!(
-            "no Discord token: set the DISCORD_TOKEN environment variable or `[discord] token` \
-             in the config file. To play without Discord, try `gamehost play cards --vs ai`."
-        );
+        return Err(Said::new(Message::new("operator-no-token")).into());
     }
     if let Some(base) = config
         .discord
@@ -71,11 +70,11 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
     if matches!(location, store::Location::Sqlite(_))
         && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0)
     {
-        bail!(
-            "the database {} is an empty file, not a gamehost database; restore a backup \
-             there, or delete it to start with a new database",
-            path.display()
-        );
+        return Err(Said::new(msg!(
+            "operator-db-empty-file",
+            path = path.display().to_string()
+        ))
+        .into());
     }
     // One process per SQLite file: the lock is held until this returns.
     let mut lock = None;
@@ -96,12 +95,12 @@ pub fn run_bot(config: Config, args: &RunArgs) -> anyhow::Result<()> {
         for p in &report.problems {
             eprintln!("{p}");
         }
-        bail!(
-            "the database {} has {} problem(s) (listed above; `gamehost check` lists them too); \
-             not starting. Restore a backup (`gamehost backup` makes them) or repair the games named.",
-            location,
-            report.problems.len()
-        );
+        return Err(Said::new(msg!(
+            "operator-db-has-problems",
+            location = location.to_string(),
+            count = report.problems.len().to_string()
+        ))
+        .into());
     }
     let mut settings = bot_settings(&config, host.registry());
     settings.shards = shards;
@@ -297,7 +296,7 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for RedactingStderr {
 pub fn check(config: &Config) -> anyhow::Result<()> {
     let location = config.database.location();
     let store = Store::open_read_only_at(&location)
-        .map_err(super::cannot_open("the database", &location))?;
+        .map_err(super::cannot_open(super::Opened::Database, &location))?;
     let host = host_on(config, store)?;
     let report = inspect(&host)?;
     for p in &report.problems {
@@ -350,7 +349,7 @@ pub fn backup(config: &Config, dest: Option<PathBuf>) -> anyhow::Result<()> {
         return Ok(());
     }
     let store = Store::open_existing(&config.database.path).map_err(super::cannot_open(
-        "the database",
+        super::Opened::Database,
         &config.database.path.display(),
     ))?;
     let dir = dest
@@ -398,8 +397,8 @@ pub fn restore(config: &Config, file: &Path) -> anyhow::Result<()> {
              a `pg_dump` with `pg_restore`"
         );
     };
-    let backup =
-        Store::open_read_only(file).map_err(super::cannot_open("the backup", &file.display()))?;
+    let backup = Store::open_read_only(file)
+        .map_err(super::cannot_open(super::Opened::Backup, &file.display()))?;
     let report = inspect(&host_on(config, backup)?)?;
     let older = report.version < schema_version_known();
     // An older schema is one problem `check` names, not damage: `run`

@@ -3,7 +3,9 @@
 //! pruned to the newest `[backup] keep`; `gamehost restore FILE`; and the
 //! lock that keeps one `gamehost run` per SQLite file.
 
+use super::said::Said;
 use anyhow::{Context, bail};
+use i18n::msg;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -28,8 +30,8 @@ fn dated_snapshot_through(
     prefix: &str,
     tmp: &Path,
 ) -> anyhow::Result<PathBuf> {
-    let store =
-        Store::open_existing(db).map_err(super::cannot_open("the database", &db.display()))?;
+    let store = Store::open_existing(db)
+        .map_err(super::cannot_open(super::Opened::Database, &db.display()))?;
     std::fs::create_dir_all(dir).with_context(|| {
         format!(
             "backup to {} failed: cannot create the folder",
@@ -273,19 +275,28 @@ pub fn lock(db: &Path, doing: &str) -> anyhow::Result<Option<DatabaseLock>> {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => {
-            return Err(anyhow::Error::from(e).context(format!("cannot open {}", db.display())));
+            return Err(Said::new(msg!(
+                "operator-file-cannot-open",
+                path = db.display().to_string()
+            ))
+            .because(e)
+            .into());
         }
     };
     match file.try_lock() {
         Ok(()) => Ok(Some(DatabaseLock { _file: file })),
-        Err(std::fs::TryLockError::WouldBlock) => bail!(
-            "{doing} refused: another gamehost process is running on {}; one process per \
-             SQLite file (several processes share a PostgreSQL database)",
-            db.display()
-        ),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(anyhow::Error::from(e).context(format!("cannot lock {}", db.display())))
-        }
+        Err(std::fs::TryLockError::WouldBlock) => Err(Said::new(msg!(
+            "operator-db-locked",
+            doing = doing,
+            path = db.display().to_string()
+        ))
+        .into()),
+        Err(std::fs::TryLockError::Error(e)) => Err(Said::new(msg!(
+            "operator-file-cannot-lock",
+            path = db.display().to_string()
+        ))
+        .because(e)
+        .into()),
     }
 }
 

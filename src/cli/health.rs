@@ -17,7 +17,7 @@ pub fn run(config: &Config) -> anyhow::Result<()> {
     let address = config
         .metrics
         .address()
-        .map_err(anyhow::Error::msg)?
+        .map_err(super::said::Said::new)?
         .context(
             "`[metrics] listen` is not set (GAMEHOST_METRICS_LISTEN): `gamehost health` asks the \
              bot's /healthz there",

@@ -4,7 +4,6 @@
 //! `migrate-db` on both sides.
 
 use crate::config::Config;
-use anyhow::bail;
 use host::{Announcement, Host, HostSettings, SystemClock};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -63,15 +62,20 @@ pub(crate) fn inspect(host: &Host) -> anyhow::Result<Inspection> {
     let store = host.store();
     let path = store.path().display().to_string();
     let unreadable = |e: StoreError| {
-        anyhow::anyhow!("cannot read the database {path} (not a SQLite database, or damaged): {e}")
+        anyhow::Error::from(
+            super::said::Said::new(i18n::msg!("operator-db-unreadable", path = &path)).because(e),
+        )
     };
     let version = store.schema_version().map_err(unreadable)?;
     let known = schema_version_known();
     if version > known {
-        bail!(
-            "the database {path} has schema version {version}, newer than the {known} this \
-             gamehost knows; upgrade gamehost to check it"
-        );
+        return Err(super::said::Said::new(i18n::msg!(
+            "operator-db-too-new-to-check",
+            path = &path,
+            found = version.to_string(),
+            known = known.to_string()
+        ))
+        .into());
     }
     let mut report = Inspection {
         games: 0,

@@ -2,7 +2,6 @@
 //! per-game tools (solvers, simulators, tournaments).
 
 use crate::config::{Config, DEFAULT_CONFIG_FILE};
-use anyhow::Context;
 use clap::{Parser, Subcommand};
 use host::{Host, HostSettings, Registry, SystemClock};
 use std::path::PathBuf;
@@ -22,6 +21,7 @@ pub mod ladder;
 pub mod map_check;
 pub mod migrate_db;
 pub mod puzzle;
+pub mod said;
 pub mod soak;
 pub mod tournament;
 
@@ -100,10 +100,13 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode
             return ExitCode::from(e.exit_code() as u8);
         }
     };
+    // Read once: the errors an operator meets first are said in the
+    // environment's language; logs stay English.
+    let lang = said::operator_lang();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("gamehost: {}", error_line(&e));
+            eprintln!("gamehost: {}", error_line_in(lang, &e));
             ExitCode::from(1)
         }
     }
@@ -112,14 +115,22 @@ pub fn main_with(args: impl IntoIterator<Item = std::ffi::OsString>) -> ExitCode
 /// The token of the loaded config, blanked out of the final error line.
 static TOKEN_TO_HIDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
-/// An error and its causes as one line. A cause whose text the line already
-/// holds is left out: many errors quote their source in their own message
-/// (`database error: {0}`), and printing the chain as well would repeat it.
+/// An error and its causes as one line, in English (as logs say it).
 pub fn error_line(e: &anyhow::Error) -> String {
+    error_line_in(i18n::Lang::En, e)
+}
+
+/// An error and its causes as one line in `lang`: each cause with words in
+/// the catalogues in those, the others as they say themselves. A cause
+/// whose English text the line already holds is left out: many errors
+/// quote their source in their own message (`database error: {0}`), and
+/// printing the chain as well would repeat it.
+pub fn error_line_in(lang: i18n::Lang, e: &anyhow::Error) -> String {
+    let mut english: Vec<String> = Vec::new();
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
         let text = cause.to_string();
-        let said = |t: &str| parts.iter().any(|p| p.contains(t));
+        let said = |t: &str| english.iter().any(|p| p.contains(t));
         // "Error code 14: unable to open ..." only adds a code to a text
         // already said.
         let repeats_with_a_prefix = text
@@ -128,7 +139,11 @@ pub fn error_line(e: &anyhow::Error) -> String {
         if text.is_empty() || said(&text) || repeats_with_a_prefix {
             continue;
         }
-        parts.push(text);
+        parts.push(match lang {
+            i18n::Lang::En => text.clone(),
+            _ => said::in_lang(lang, cause).unwrap_or_else(|| text.clone()),
+        });
+        english.push(text);
     }
     let line = parts.join(": ");
     match TOKEN_TO_HIDE.get() {
@@ -212,17 +227,30 @@ pub fn registry_from_config(config: &Config) -> anyhow::Result<Registry> {
     Ok(Registry::standard_with_roster(Some(roster)))
 }
 
+/// What cannot be opened: the database or a backup.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Opened {
+    /// The database.
+    Database,
+    /// A backup file.
+    Backup,
+}
+
 /// The one wording of a database or backup (`what`) at `location` that
 /// cannot be opened, whichever command opens it: a missing file is the
 /// store's `no database at <path>`; anything else names what was opened.
 pub(crate) fn cannot_open(
-    what: &'static str,
+    what: Opened,
     location: &impl std::fmt::Display,
 ) -> impl FnOnce(store::StoreError) -> anyhow::Error {
-    let shown = format!("cannot open {what} {location}");
+    let location = location.to_string();
+    let shown = match what {
+        Opened::Database => i18n::msg!("operator-db-cannot-open", location = location),
+        Opened::Backup => i18n::msg!("operator-backup-cannot-open", location = location),
+    };
     move |e| match e {
         e @ store::StoreError::NotFound { .. } => anyhow::Error::new(e),
-        e => anyhow::Error::new(e).context(shown),
+        e => said::Said::new(shown).because(e).into(),
     }
 }
 
@@ -232,7 +260,7 @@ pub fn open_host_read_only(config: &Config) -> anyhow::Result<Host> {
     let registry = registry_from_config(config)?;
     let location = config.database.location();
     let store =
-        Store::open_read_only_at(&location).map_err(cannot_open("the database", &location))?;
+        Store::open_read_only_at(&location).map_err(cannot_open(Opened::Database, &location))?;
     Ok(Host::new(
         Arc::new(store),
         registry,
@@ -262,8 +290,13 @@ pub fn open_host(config: &Config) -> anyhow::Result<Host> {
     // The roster first: a bad config must not create or touch the database.
     let registry = registry_from_config(config)?;
     let location = config.database.location();
-    let store = Store::open_at(&location)
-        .with_context(|| format!("cannot open the database {location}"))?;
+    let store = Store::open_at(&location).map_err(|e| {
+        said::Said::new(i18n::msg!(
+            "operator-db-cannot-open",
+            location = location.to_string()
+        ))
+        .because(e)
+    })?;
     Ok(Host::new(
         Arc::new(store),
         registry,

@@ -1,7 +1,7 @@
 //! Reading the config: the file, then the environment over it, paths
 //! anchored at the file's folder, and every value checked.
 
-use super::errors::{Secrets, describe, toml_syntax_message};
+use super::errors::{Secrets, describe, in_a_list, toml_syntax_message};
 use super::*;
 
 impl Config {
@@ -37,8 +37,9 @@ impl Config {
                 .map_err(|e| ConfigError::Invalid {
                     source_name: file.display().to_string(),
                     message: e
-                        .to_string()
-                        .replace(&format!("config file {}: ", file.display()), ""),
+                        .problem()
+                        .cloned()
+                        .unwrap_or_else(|| msg!("operator-as-said", text = e.to_string())),
                 })?;
             secrets.add_token_lines(&text);
             Some(text)
@@ -95,10 +96,10 @@ impl Config {
                 };
                 return Err(ConfigError::Environment {
                     setting: shown,
-                    message: format!(
-                        "`{section}` is not a config section; variables are named \
-                         GAMEHOST_<SECTION>_<KEY> with a section of {}",
-                        SECTIONS.join(", ")
+                    message: msg!(
+                        "operator-env-not-a-section",
+                        section = section,
+                        sections = in_a_list(SECTIONS)
                     ),
                 });
             }
@@ -133,7 +134,7 @@ impl Config {
                 },
                 None => ConfigError::Invalid {
                     source_name: file.display().to_string(),
-                    message: format!("key `{key}`: {message}"),
+                    message: msg!("operator-config-key", key = key, problem = message),
                 },
             })?;
         Ok(config)
@@ -198,23 +199,23 @@ impl Config {
 
     /// Checks values serde cannot: returns the key at fault and what would
     /// be right.
-    fn check(&self) -> Result<(), (&'static str, String)> {
+    fn check(&self) -> Result<(), (&'static str, Message)> {
         if !matches!(
             self.deadlines.timeout_policy.as_str(),
             "default" | "ai" | "forfeit"
         ) {
             return Err((
                 "deadlines.timeout_policy",
-                format!(
-                    "`{}` is not a timeout policy; expected one of default, ai, forfeit",
-                    self.deadlines.timeout_policy
+                msg!(
+                    "operator-not-a-timeout-policy",
+                    value = &self.deadlines.timeout_policy
                 ),
             ));
         }
         if self.deadlines.reminder_percent > 100 {
             return Err((
                 "deadlines.reminder_percent",
-                "expected a number from 0 to 100".into(),
+                Message::new("operator-expected-percent"),
             ));
         }
         if let Some(url) = self.database.url.as_deref().map(str::trim)
@@ -223,18 +224,16 @@ impl Config {
         {
             return Err((
                 "database.url",
-                "expected a PostgreSQL URL such as postgres://gamehost:password@localhost:5432/gamehost"
-                    .into(),
+                Message::new("operator-expected-postgres-url"),
             ));
         }
         if self.discord.requests_per_second > discord::MAX_REQUESTS_PER_SECOND {
             return Err((
                 "discord.requests_per_second",
-                format!(
-                    "expected 0 (the default, {}) or a number from 1 to {}: Discord allows a bot 50 \
-                     requests a second, and the bot keeps a margin",
-                    discord::DEFAULT_REQUESTS_PER_SECOND,
-                    discord::MAX_REQUESTS_PER_SECOND
+                msg!(
+                    "operator-expected-request-pace",
+                    default = discord::DEFAULT_REQUESTS_PER_SECOND,
+                    max = discord::MAX_REQUESTS_PER_SECOND
                 ),
             ));
         }

@@ -18,6 +18,7 @@ use games::cards::Invisible;
 use games::diplomacy::Diplomacy;
 use games::puzzle::PuzzleDuel;
 use games::seam::Game;
+use i18n::{Message, msg};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -237,15 +238,15 @@ pub struct MetricsConfig {
 
 impl MetricsConfig {
     /// The address to serve on, `None` when off, or why `listen` is not one.
-    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, String> {
+    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, Message> {
         let text = self.listen.trim();
         if text.is_empty() {
             return Ok(None);
         }
         text.parse().map(Some).map_err(|_| {
-            format!(
-                "`{}` is not an address and port; expected e.g. \"127.0.0.1:9091\"",
-                text.chars().take(100).collect::<String>()
+            msg!(
+                "operator-not-an-address",
+                value = text.chars().take(100).collect::<String>()
             )
         })
     }
@@ -288,28 +289,53 @@ impl Default for LogConfig {
 }
 
 /// Why the settings could not be loaded; one line, naming the file and key
-/// (or the environment variable). Never holds the bot token.
+/// (or the environment variable). Never holds the bot token. Its text is
+/// English; [`ConfigError::message`] gives it in any language.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// `--config` named a file that does not exist.
-    #[error("config file {0} not found (copy config.example.toml there, or leave out --config)")]
+    #[error("{}", i18n::render(i18n::Lang::En, &self.message()))]
     Missing(PathBuf),
     /// A value had the wrong shape.
-    #[error("config {source_name}: {message}")]
+    #[error("{}", i18n::render(i18n::Lang::En, &self.message()))]
     Invalid {
         /// The file (or setting) the bad value came from.
         source_name: String,
         /// What was wrong and what was expected.
-        message: String,
+        message: Message,
     },
     /// An environment variable had the wrong shape.
-    #[error("{setting}: {message}")]
+    #[error("{}", i18n::render(i18n::Lang::En, &self.message()))]
     Environment {
         /// `NAME=value` (just `NAME` for the token, whose value is never shown).
         setting: String,
         /// What was wrong and what was expected.
-        message: String,
+        message: Message,
     },
+}
+
+impl ConfigError {
+    /// The whole error as a message, to render in the operator's language.
+    pub fn message(&self) -> Message {
+        match self {
+            ConfigError::Missing(path) => {
+                msg!("operator-config-missing", path = path.display().to_string())
+            }
+            ConfigError::Invalid {
+                source_name,
+                message,
+            } => msg!(
+                "operator-config-invalid",
+                source = source_name,
+                problem = message.clone()
+            ),
+            ConfigError::Environment { setting, message } => msg!(
+                "operator-config-environment",
+                setting = setting,
+                problem = message.clone()
+            ),
+        }
+    }
 }
 
 const SECTIONS: &[&str] = &[
@@ -580,7 +606,7 @@ mod tests {
             assert!(check_log_filter(ok).is_ok(), "{ok}");
         }
         for bad in ["verbose", "", "gamehost=lots", "info,chatty"] {
-            let err = check_log_filter(bad).unwrap_err();
+            let err = i18n::render(i18n::Lang::En, &check_log_filter(bad).unwrap_err());
             assert!(err.contains("expected error, warn, info"), "{bad}: {err}");
         }
     }
@@ -645,7 +671,7 @@ mod tests {
             assert_eq!(parse_every(off), Ok(None), "{off:?}");
         }
         for bad in ["6", "h", "6 hours", "-1h", "1.5h", "99999999999999999999d"] {
-            let err = parse_every(bad).unwrap_err();
+            let err = i18n::render(i18n::Lang::En, &parse_every(bad).unwrap_err());
             assert!(err.contains("expected a whole number"), "{bad}: {err}");
         }
     }

@@ -3,15 +3,15 @@
 use super::*;
 
 /// Parses a span such as `6h`, `30m`, `90s` or `1d`; `0` or empty: none.
-pub fn parse_every(text: &str) -> Result<Option<Duration>, String> {
+pub fn parse_every(text: &str) -> Result<Option<Duration>, Message> {
     let t = text.trim();
     if t.is_empty() || t == "0" {
         return Ok(None);
     }
     let expected = || {
-        format!(
-            "`{}` is not a span of time; expected a whole number with s, m, h or d, such as \"6h\" (\"0\": off)",
-            t.chars().take(50).collect::<String>()
+        msg!(
+            "operator-not-a-span",
+            value = t.chars().take(50).collect::<String>()
         )
     };
     let (number, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
@@ -36,24 +36,34 @@ const LOG_LEVELS: &[&str] = &["off", "error", "warn", "info", "debug", "trace"];
 /// Accepts a `tracing` filter whose every directive names a level (`info`,
 /// `gamehost=debug`); refuses a typo such as `verbose`, which `tracing`
 /// would read as "only the module called verbose" and so log nothing.
-pub fn check_log_filter(filter: &str) -> Result<(), String> {
-    let expected = "expected error, warn, info, debug, trace or off, optionally per module, \
-                    e.g. \"gamehost=debug,serenity=warn\"";
+pub fn check_log_filter(filter: &str) -> Result<(), Message> {
+    let expected = || Message::new("operator-log-expected");
     let directives: Vec<&str> = filter
         .split(',')
         .map(str::trim)
         .filter(|d| !d.is_empty())
         .collect();
     if directives.is_empty() {
-        return Err(format!("the log level is empty; {expected}"));
+        return Err(msg!("operator-log-empty", expected = expected()));
     }
     for d in directives {
         let level = d.rsplit_once('=').map_or(d, |(_, l)| l).trim();
         if !LOG_LEVELS.contains(&level.to_ascii_lowercase().as_str()) {
-            return Err(format!("`{d}` names no log level; {expected}"));
+            return Err(msg!(
+                "operator-log-no-level",
+                directive = d,
+                expected = expected()
+            ));
         }
     }
     tracing_subscriber::EnvFilter::try_new(filter)
         .map(|_| ())
-        .map_err(|e| format!("`{filter}` is not a log filter ({e}); {expected}"))
+        .map_err(|e| {
+            msg!(
+                "operator-log-not-a-filter",
+                filter = filter,
+                reason = e.to_string(),
+                expected = expected()
+            )
+        })
 }
