@@ -9,7 +9,10 @@
 //! (`benches/`) are outside it; a data table would be listed in
 //! [`ALLOWED`] with why (none is today).
 
-use std::path::{Path, PathBuf};
+#[path = "support/source_files.rs"]
+mod source_files;
+
+use std::path::Path;
 
 /// The longest a source file may be, in lines.
 const MAX_LINES: usize = 800;
@@ -17,36 +20,10 @@ const MAX_LINES: usize = 800;
 /// Files allowed past [`MAX_LINES`], with why.
 const ALLOWED: &[(&str, &str)] = &[];
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// Every source file of the workspace's crates and binary.
-fn source_files(workspace: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    rust_files(&workspace.join("src"), &mut files);
-    let crates = std::fs::read_dir(workspace.join("crates")).expect("the crates folder");
-    for entry in crates.flatten() {
-        rust_files(&entry.path().join("src"), &mut files);
-    }
-    files.sort();
-    files
-}
-
 #[test]
 fn no_source_file_is_longer_than_800_lines() {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = source_files(workspace);
+    let files = source_files::workspace_sources(workspace);
     assert!(files.len() > 100, "found only {} files", files.len());
     let mut too_long = Vec::new();
     for file in files {

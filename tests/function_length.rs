@@ -29,6 +29,9 @@
 #[path = "support/rust_tokens.rs"]
 mod rust_tokens;
 
+#[path = "support/source_files.rs"]
+mod source_files;
+
 use rust_tokens::{Token, TokenKind, ident, punct, tokenize};
 use std::path::{Path, PathBuf};
 
@@ -171,37 +174,10 @@ fn functions_in(source: &str) -> Vec<Function> {
     functions
 }
 
-/// Every `.rs` file under `dir`, sorted, searched recursively.
-fn rust_files(dir: &Path, files: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            rust_files(&path, files);
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            files.push(path);
-        }
-    }
-}
-
 /// The source files checked: `src/` and every `crates/*/src`, relative to
 /// the workspace.
 fn checked_files(workspace: &Path) -> Vec<PathBuf> {
-    let mut roots = vec![workspace.join("src")];
-    let mut crates: Vec<PathBuf> = std::fs::read_dir(workspace.join("crates"))
-        .expect("crates/ is readable")
-        .filter_map(|e| e.ok().map(|e| e.path().join("src")))
-        .collect();
-    crates.sort();
-    roots.extend(crates);
-    let mut files = Vec::new();
-    for root in roots {
-        rust_files(&root, &mut files);
-    }
-    files
+    source_files::workspace_sources(workspace)
         .into_iter()
         .map(|file| file.strip_prefix(workspace).unwrap_or(&file).to_path_buf())
         .collect()

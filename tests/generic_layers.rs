@@ -17,6 +17,9 @@
 #[path = "support/rust_tokens.rs"]
 mod rust_tokens;
 
+#[path = "support/source_files.rs"]
+mod source_files;
+
 use rust_tokens::{Token, TokenKind, ident, punct, tokenize};
 use std::path::{Path, PathBuf};
 
@@ -43,20 +46,6 @@ struct Mention {
     file: PathBuf,
     line: usize,
     what: String,
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// Whether a path lies in a file or folder named for a game.
@@ -141,7 +130,7 @@ fn mentions(file: &Path, source: &str) -> Vec<Mention> {
 fn generic_mentions(workspace: &Path) -> Vec<Mention> {
     let mut files = Vec::new();
     for root in GENERIC_ROOTS {
-        rust_files(&workspace.join(root), &mut files);
+        source_files::rust_files(&workspace.join(root), &mut files);
     }
     files.sort();
     let mut found = Vec::new();
