@@ -29,6 +29,8 @@ async fn fake_with_users() -> FakeDiscord {
 fn gamehost(dir: &Path, args: &[&str]) -> Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_gamehost"))
         .current_dir(dir)
+        // Its lines are read in English whatever the machine's locale.
+        .env("LC_ALL", "C")
         .env_remove("GAMEHOST_CONFIG")
         .env_remove("GAMEHOST_DATABASE_PATH")
         .env_remove("GAMEHOST_DATABASE_URL")

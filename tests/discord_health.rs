@@ -74,6 +74,8 @@ fn sample(text: &str, series: &str) -> Option<f64> {
 /// `gamehost health` with `[metrics] listen` at `port`: exit code and output.
 fn health_command(port: u16) -> (Option<i32>, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_gamehost"))
+        // Its lines are read in English whatever the machine's locale.
+        .env("LC_ALL", "C")
         .env_remove("GAMEHOST_CONFIG")
         .env("GAMEHOST_METRICS_LISTEN", format!("0.0.0.0:{port}"))
         .current_dir(std::env::temp_dir())

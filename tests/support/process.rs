@@ -62,6 +62,8 @@ fn spawn_on(
     let mut command = Command::new(env!("CARGO_BIN_EXE_gamehost"));
     command
         .current_dir(dir)
+        // Its lines are read in English whatever the machine's locale.
+        .env("LC_ALL", "C")
         .env_remove("GAMEHOST_CONFIG")
         .env_remove("RUST_LOG")
         .env_remove("GAMEHOST_DISCORD_API_BASE")
