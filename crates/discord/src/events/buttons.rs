@@ -48,7 +48,9 @@ pub async fn handle(
                 tracing::error!(custom_id = %c.data.custom_id, game_id = custom.game, user = %c.user.id, error = %e,
                     "button failed");
             }
-            reply(ctx, c, &e.shown(), vec![]).await
+            // The clicker's client says which language they read.
+            let lang = i18n::Lang::from_discord(&c.locale);
+            reply(ctx, c, &e.shown_in(lang), vec![]).await
         }
     }
 }
@@ -78,7 +80,7 @@ async fn privacy_click(
                 Ok(f) => crate::ui::privacy::deleted_text(&f),
                 Err(e) => {
                     tracing::error!(error = %e, "forgetting a user failed");
-                    e.shown()
+                    e.shown_in(i18n::Lang::from_discord(&c.locale))
                 }
             }
         }
