@@ -8,6 +8,15 @@ use super::{Host, HostError};
 use i18n::Lang;
 use store::UserLanguageRow;
 
+/// The longest locale noted (Discord's are at most 5 characters, `zh-TW`):
+/// anything longer is not a locale and is neither stored nor read.
+const MAX_LOCALE_CHARS: usize = 16;
+
+/// `locale` if it is short enough to be one.
+fn plausible(locale: Option<&str>) -> Option<&str> {
+    locale.filter(|l| !l.is_empty() && l.len() <= MAX_LOCALE_CHARS)
+}
+
 impl Host {
     /// The language `user_id` reads, noting `client_locale` (the locale
     /// their Discord client sent with an interaction, if any) when it
@@ -17,6 +26,7 @@ impl Host {
         user_id: &str,
         client_locale: Option<&str>,
     ) -> Result<Lang, HostError> {
+        let client_locale = plausible(client_locale);
         let row = self.store.read(|tx| tx.user_language(user_id))?;
         let changed = client_locale.is_some_and(|l| row.client_locale.as_deref() != Some(l));
         if changed {
@@ -59,6 +69,7 @@ impl Host {
         guild_id: &str,
         guild_locale: Option<&str>,
     ) -> Result<Lang, HostError> {
+        let guild_locale = plausible(guild_locale);
         let row = self.store.read(|tx| tx.server_settings(guild_id))?;
         if guild_locale.is_some_and(|l| row.discord_locale.as_deref() != Some(l)) {
             let now = self.now();
@@ -87,5 +98,18 @@ impl Host {
             row.language = lang.map(|l| l.code().to_string());
             tx.set_server_settings(guild_id, &row, now)
         })?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plausible;
+
+    #[test]
+    fn only_locale_sized_text_is_noted() {
+        assert_eq!(plausible(Some("ja")), Some("ja"));
+        assert_eq!(plausible(Some("zh-TW")), Some("zh-TW"));
+        assert_eq!(plausible(Some("")), None);
+        assert_eq!(plausible(Some(&"x".repeat(10_000))), None);
     }
 }
